@@ -1,0 +1,47 @@
+# Frame by Frame. Every target depends on `setup`, so on a fresh machine `make lab` or `make test` does all
+# set-up; a second run skips what is done (the stamp file tracks the requirement files).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+LAB_PORT ?= 8888
+SUBMITTED ?= submitted
+OUT ?= grading-out
+CHAPTERS := $(notdir $(wildcard source/ch*))
+
+.PHONY: setup system-packages test lab release autograde bench gpu-check constraints clean
+
+setup: $(STAMP) system-packages
+
+$(STAMP): requirements.txt constraints.txt pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -r requirements.txt -e .
+	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (Frame by Frame)" >/dev/null
+	touch $@
+
+# Debian packages: Graphviz's `dot` renders the computational graphs (torchviz).
+system-packages:
+	@bash tools/install-system-packages.sh
+
+test: setup
+	$(PY) -m pytest -q
+
+lab: setup
+	@bash tools/lab.sh $(LAB_PORT)
+
+release: setup
+	$(PY) -m tools.release $(CHAPTERS)
+
+autograde: setup
+	$(PY) -m autograder grade $(SUBMITTED) --out $(OUT)
+
+bench: setup
+	$(PY) -m tools.bench
+
+# Pins what `make setup` installed into constraints.txt (run after changing requirements.txt).
+constraints: setup
+	$(PY) -m tools.constraints
+
+clean:
+	rm -rf $(VENV) build bench-results grading-out

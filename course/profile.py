@@ -1,0 +1,70 @@
+"""Profiles, device and seeding: how big every experiment is, where it runs, and how it is made repeatable.
+
+`COURSE_PROFILE` picks the size of all experiments:
+  grade  tiny sizes for the autograder and CI; always CPU, so grading is deterministic
+  cpu    real experiments sized for a 2-core laptop (the default without CUDA)
+  gpu    bigger models and batches (the default when CUDA is present)
+Experiments never hard-code a size: they ask `sizes(chapter)`.
+"""
+import os
+import random
+from types import SimpleNamespace
+
+import numpy as np
+import torch
+
+PROFILES = ("grade", "cpu", "gpu")
+
+# chapter -> experiment knob -> (grade, cpu, gpu)
+_SIZES = {
+    "ch01": {
+        "grad_seeds": (2, 10, 10),
+        "sweep_steps": (15, 150, 300),
+        "sweep_samples": (64, 512, 2048),
+        "quadratic_dim": (6, 20, 50),
+        "quadratic_steps": (150, 200, 400),
+        "warmup_steps_total": (40, 300, 600),
+        "warmup_samples": (64, 256, 1024),
+        "widget_steps": (20, 40, 60),
+    },
+}
+
+
+def profile() -> str:
+    """The active profile: `COURSE_PROFILE` if set, else `gpu` when CUDA is present, else `cpu`."""
+    name = os.environ.get("COURSE_PROFILE", "").strip().lower()
+    if not name:
+        return "gpu" if torch.cuda.is_available() else "cpu"
+    if name not in PROFILES:
+        raise ValueError(f"COURSE_PROFILE={name!r}: expected one of {', '.join(PROFILES)}")
+    return name
+
+
+def device() -> torch.device:
+    """CUDA when present, except in the grade profile, which always grades on the CPU."""
+    if profile() != "grade" and torch.cuda.is_available():
+        return torch.device("cuda")
+    return torch.device("cpu")
+
+
+def sizes(chapter: str) -> SimpleNamespace:
+    """The experiment sizes of `chapter` (e.g. "ch01") in the active profile, as attributes."""
+    if chapter not in _SIZES:
+        raise KeyError(f"no sizes for chapter {chapter!r}; known: {', '.join(sorted(_SIZES))}")
+    column = PROFILES.index(profile())
+    return SimpleNamespace(**{knob: values[column] for knob, values in _SIZES[chapter].items()})
+
+
+def seed_everything(seed: int) -> torch.Generator:
+    """Seeds Python, NumPy and torch (CPU and CUDA); returns a CPU generator seeded the same way."""
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+    return torch.Generator().manual_seed(seed)
+
+
+def describe() -> str:
+    """One line for the top of every chapter: which profile, device and torch this run uses."""
+    dev = device()
+    where = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "CPU"
+    return f"profile={profile()}  device={dev} ({where})  torch={torch.__version__}"

@@ -1,0 +1,51 @@
+"""Assertions for test cells: failures name the value, the expected and actual numbers, and the tolerance.
+
+The message follows a three-way verdict (Karpathy's `cmp`): exactly equal, close within tolerance, or the
+largest difference found. Values are copied out of tensors first (`.detach().cpu()`), so a test never holds
+on to a student's graph.
+"""
+import math
+
+import torch
+
+
+def _as_float_list(value):
+    if isinstance(value, torch.Tensor):
+        return [float(v) for v in value.detach().cpu().double().flatten().tolist()]
+    if isinstance(value, (list, tuple)):
+        out = []
+        for v in value:
+            out.extend(_as_float_list(v))
+        return out
+    return [float(value)]
+
+
+def _close(a, b, rtol, atol):
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= atol + rtol * abs(b)
+
+
+def expect_close(what, actual, expected, rtol=1e-5, atol=1e-8):
+    """Asserts `actual` ≈ `expected` elementwise (numbers, lists or tensors of the same size)."""
+    got, want = _as_float_list(actual), _as_float_list(expected)
+    if len(got) != len(want):
+        raise AssertionError(f"{what}: expected {len(want)} values, got {len(got)}")
+    if got == want:
+        return "exactly equal"
+    worst = max(range(len(got)), key=lambda i: abs(got[i] - want[i]) if math.isfinite(got[i] - want[i]) else math.inf)
+    if all(_close(g, w, rtol, atol) for g, w in zip(got, want)):
+        return f"close (largest difference {abs(got[worst] - want[worst]):.1e})"
+    where = f" at index {worst}" if len(got) > 1 else ""
+    raise AssertionError(
+        f"{what}: expected {want[worst]:.6g}{where}, got {got[worst]:.6g} "
+        f"(difference {abs(got[worst] - want[worst]):.2e}; allowed {atol:.0e} + {rtol:.0e}·|expected|)")
+
+
+def expect_equal(what, actual, expected):
+    """Asserts `actual == expected` for plain values, with a message that shows both."""
+    if actual != expected:
+        raise AssertionError(f"{what}: expected {expected!r}, got {actual!r}")
+    return "exactly equal"
