@@ -1,0 +1,13 @@
+# Canonical mistake: no finiteness check; comparisons with nan are always False, so a blown-up run looks calm.
+def classify_run(losses):
+    if len(losses) < 2:
+        raise ValueError("need at least two losses")
+    first, last = losses[0], losses[-1]
+    if abs(last - first) <= 0.01 * abs(first):
+        return "stalled"
+    if last > first:
+        return "diverged"
+    rises = sum(b > a for a, b in zip(losses, losses[1:]))
+    if rises > 0.25 * (len(losses) - 1):
+        return "oscillating"
+    return "converging"

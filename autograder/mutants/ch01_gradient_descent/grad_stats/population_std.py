@@ -1,0 +1,5 @@
+# Canonical mistake: population std (divide by n) instead of torch.std's sample std (divide by n-1).
+def grad_stats(t):
+    t = t.detach()
+    return {"mean": t.mean().item(), "std": t.std(correction=0).item(), "min": t.min().item(),
+            "max": t.max().item(), "nonzero": (t != 0).double().mean().item()}

@@ -1,0 +1,15 @@
+# Canonical mistake (the article's loop): one model carried from learning rate to learning rate.
+def lr_sweep(make_model, batch, lrs, steps):
+    x, y = batch
+    model = make_model()
+    curves = {}
+    for lr in lrs:
+        opt = torch.optim.SGD(model.parameters(), lr=lr)
+        curves[lr] = []
+        for _ in range(steps):
+            opt.zero_grad()
+            loss = F.cross_entropy(model(x), y)
+            curves[lr].append(loss.item())
+            loss.backward()
+            opt.step()
+    return curves

@@ -1,0 +1,8 @@
+# Canonical mistake: reads curvature off the diagonal of H, which is not its spectrum.
+def max_stable_lr(H):
+    if not torch.allclose(H, H.T):
+        raise ValueError("H must be symmetric")
+    top = H.diagonal().max().item()
+    if top <= 0:
+        raise ValueError("no stable learning rate")
+    return 2.0 / top

@@ -1,0 +1,7 @@
+# Canonical mistake: weight decay applied without the learning rate (p -= lr*g + wd*p).
+def sgd_step_(params, lr, weight_decay=0.0):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is None:
+                continue
+            p.sub_(lr * p.grad + weight_decay * p)
