@@ -1,0 +1,48 @@
+"""`make lab` serves the student notebooks on localhost: start it, ask /api/status and /api/contents, stop it."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url):
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.loads(r.read())
+
+
+def test_make_lab_serves_release_notebooks(tmp_path):
+    port, token = _free_port(), "fbf-test-token"
+    env = dict(os.environ, JUPYTER_TOKEN=token, JUPYTER_CONFIG_DIR=str(tmp_path / "cfg"),
+               JUPYTER_RUNTIME_DIR=str(tmp_path / "run"), IPYTHONDIR=str(tmp_path / "ipy"))
+    proc = subprocess.Popen(["make", "--no-print-directory", "lab", f"LAB_PORT={port}"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        status = None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                status = _get(f"http://127.0.0.1:{port}/api/status?token={token}")
+                break
+            except OSError:
+                time.sleep(0.5)
+        assert status is not None, f"no answer from make lab; exit code {proc.poll()}"
+        assert "started" in status
+        names = {item["name"] for item in _get(f"http://127.0.0.1:{port}/api/contents?token={token}")["content"]}
+        released = {p.name for p in (ROOT / "release").iterdir() if p.is_dir()}
+        assert released and released <= names
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        output = proc.communicate(timeout=30)[0]
+    assert f"http://127.0.0.1:{port}/lab?token={token}" in output

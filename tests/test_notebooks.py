@@ -1,0 +1,39 @@
+"""Every chapter's source notebook runs top to bottom in the grade profile: no error, nothing on stderr."""
+import re
+
+import pytest
+
+from tools import notebook_run
+
+CHAPTERS = notebook_run.chapters()
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_source_notebook_runs_clean_in_grade_profile(chapter):
+    nb, seconds = notebook_run.execute(notebook_run.source_notebook(chapter), "grade", timeout=120)
+    assert notebook_run.problems(nb) == [], f"{chapter} ({seconds:.1f} s)"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_source_notebook_is_stored_without_outputs(chapter):
+    import nbformat
+
+    nb = nbformat.read(notebook_run.source_notebook(chapter), as_version=4)
+    with_outputs = [c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells
+                    if c.cell_type == "code" and (c.outputs or c.execution_count)]
+    assert with_outputs == []
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_markdown_types_no_measured_numbers(chapter):
+    """Measured numbers belong in cell output. Prose may name sizes and settings, never a decimal result."""
+    import nbformat
+
+    nb = nbformat.read(notebook_run.source_notebook(chapter), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        text = re.sub(r"\$[^$]*\$", "", cell.source)          # formulas
+        text = re.sub(r"`[^`]*`", "", text)                    # code
+        decimals = re.findall(r"(?<![\w.])\d+\.\d+(?:e-?\d+)?", text)
+        assert decimals == [], f"{cell.metadata.get('nbgrader', {}).get('grade_id')}: typed numbers {decimals}"

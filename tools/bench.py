@@ -1,0 +1,98 @@
+"""`make bench`: how long the chapters take, against the floor every notebook pays.
+
+In one run: each chapter's source notebook in the `cpu` and `grade` profiles, a floor notebook (kernel start +
+`import torch` + `import course`), and grading time per notebook with `python -m autograder`. Prints each
+median and its ratio to the floor, checks the goals (cpu profile <= 60 s; grade profile <= 2x the floor),
+writes bench-results/bench.json, and exits 1 if a goal is missed.
+"""
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+
+from tools import notebook_run
+
+ROOT = notebook_run.ROOT
+CPU_GOAL_S = 60.0
+GRADE_GOAL_RATIO = 2.0
+
+
+def _median_run(path, profile, repeat):
+    times = []
+    for _ in range(repeat):
+        nb, seconds = notebook_run.execute(path, profile)
+        trouble = notebook_run.problems(nb)
+        if trouble:
+            raise SystemExit(f"{path.name} [{profile}] did not run clean: {trouble[:3]}")
+        times.append(seconds)
+    return statistics.median(times)
+
+
+def _floor(repeat, scratch):
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("import torch\nimport course"))
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = Path(scratch) / "floor.ipynb"
+    nbformat.write(nb, path)
+    return _median_run(path, "grade", repeat)
+
+
+def _grading_seconds_per_notebook(chapters, students, scratch, extra_args=()):
+    submitted = Path(scratch) / "submitted"
+    shutil.rmtree(submitted, ignore_errors=True)
+    for chapter in chapters:
+        for i in range(students):
+            folder = submitted / f"student{i:02d}" / chapter
+            folder.mkdir(parents=True)
+            shutil.copy(notebook_run.source_notebook(chapter), folder / f"{chapter}.ipynb")
+    out = Path(scratch) / "graded"
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out), *extra_args],
+                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return (time.perf_counter() - start) / (students * len(chapters))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (the median is reported)")
+    parser.add_argument("--students", type=int, default=4, help="reference copies per chapter to grade")
+    parser.add_argument("--chapters", nargs="*", default=notebook_run.chapters())
+    args = parser.parse_args(argv)
+
+    results, failures = {}, []
+    with tempfile.TemporaryDirectory(prefix="fbf-bench-") as scratch:
+        floor = _floor(args.repeat, scratch)
+        results["floor"] = floor
+        print(f"{'measurement':42s} {'median s':>9s} {'x floor':>8s}")
+        print(f"{'floor (kernel + import torch + course)':42s} {floor:9.2f} {1.0:8.2f}")
+        for chapter in args.chapters:
+            for profile in ("cpu", "grade"):
+                seconds = _median_run(notebook_run.source_notebook(chapter), profile, args.repeat)
+                results[f"{chapter}/{profile}"] = seconds
+                print(f"{chapter + ' [' + profile + ']':42s} {seconds:9.2f} {seconds / floor:8.2f}")
+                if profile == "cpu" and seconds > CPU_GOAL_S:
+                    failures.append(f"{chapter} cpu profile {seconds:.1f} s > {CPU_GOAL_S:.0f} s")
+                if profile == "grade" and seconds > GRADE_GOAL_RATIO * floor:
+                    failures.append(f"{chapter} grade profile {seconds / floor:.2f}x floor > {GRADE_GOAL_RATIO}x")
+        per_nb = _grading_seconds_per_notebook(args.chapters, args.students, scratch)
+        results["grading_s_per_notebook"] = per_nb
+        print(f"{'grading, per notebook':42s} {per_nb:9.2f} {per_nb / floor:8.2f}")
+
+    out = ROOT / "bench-results"
+    out.mkdir(exist_ok=True)
+    (out / "bench.json").write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    for failure in failures:
+        print("GOAL MISSED:", failure)
+    print("all goals met" if not failures else f"{len(failures)} goal(s) missed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""Run a chapter notebook headless the way a student's kernel would, and report what went wrong in it.
+
+Shared by the tests (the grade-profile run must be clean) and by `make bench` (timings).
+"""
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def chapters():
+    """Assignment names under source/, e.g. ["ch01_gradient_descent", ...]."""
+    return sorted(p.name for p in (ROOT / "source").glob("ch*") if (p / f"{p.name}.ipynb").exists())
+
+
+def source_notebook(chapter):
+    return ROOT / "source" / chapter / f"{chapter}.ipynb"
+
+
+def kernel_env(profile, scratch):
+    """The environment of a notebook kernel: a profile, and Jupyter/IPython/matplotlib state kept in `scratch`."""
+    env = dict(os.environ)
+    for var, sub in [("JUPYTER_CONFIG_DIR", "jupyter-config"), ("JUPYTER_RUNTIME_DIR", "jupyter-runtime"),
+                     ("IPYTHONDIR", "ipython"), ("MPLCONFIGDIR", "matplotlib")]:
+        env[var] = str(Path(scratch) / sub)
+    env["COURSE_PROFILE"] = profile
+    env["PYTHONWARNINGS"] = "default"
+    env.pop("MPLBACKEND", None)  # the kernel's inline backend, as in JupyterLab
+    return env
+
+
+def execute(path, profile, timeout=600):
+    """Executes the notebook at `path` in `profile`; returns (executed notebook, seconds)."""
+    nb = nbformat.read(path, as_version=4)
+    with tempfile.TemporaryDirectory(prefix="fbf-kernel-") as scratch:
+        client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
+                                resources={"metadata": {"path": str(Path(path).parent)}})
+        start = time.perf_counter()
+        client.execute(env=kernel_env(profile, scratch))
+        return nb, time.perf_counter() - start
+
+
+def problems(nb):
+    """[(cell id, "error" | "stderr", text)] for every error output and every write to stderr."""
+    found = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        cell_id = cell.metadata.get("nbgrader", {}).get("grade_id", cell.get("id"))
+        for out in cell.outputs:
+            if out.output_type == "error":
+                found.append((cell_id, "error", f"{out.ename}: {out.evalue}"))
+            elif out.output_type == "stream" and out.name == "stderr":
+                found.append((cell_id, "stderr", out.text))
+    return found
