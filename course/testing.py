@@ -1,8 +1,8 @@
 """Assertions for test cells: failures name the value, the expected and actual numbers, and the tolerance.
 
-The message follows a three-way verdict (Karpathy's `cmp`): exactly equal, close within tolerance, or the
-largest difference found. Values are copied out of tensors first (`.detach().cpu()`), so a test never holds
-on to a student's graph.
+A failure names the largest difference found (Karpathy's `cmp`: exactly equal / close / largest difference).
+Values are copied out of tensors first (`.detach().cpu()`), so a test never holds on to a student's graph.
+Both return None: a test cell whose last value is a number would be read by nbgrader as partial credit.
 """
 import math
 
@@ -33,19 +33,18 @@ def expect_close(what, actual, expected, rtol=1e-5, atol=1e-8):
     got, want = _as_float_list(actual), _as_float_list(expected)
     if len(got) != len(want):
         raise AssertionError(f"{what}: expected {len(want)} values, got {len(got)}")
-    if got == want:
-        return "exactly equal"
-    worst = max(range(len(got)), key=lambda i: abs(got[i] - want[i]) if math.isfinite(got[i] - want[i]) else math.inf)
-    if all(_close(g, w, rtol, atol) for g, w in zip(got, want)):
-        return f"close (largest difference {abs(got[worst] - want[worst]):.1e})"
+    failing = [i for i, (g, w) in enumerate(zip(got, want)) if not _close(g, w, rtol, atol)]
+    if not failing:
+        return
+    worst = max(failing, key=lambda i: abs(got[i] - want[i]) if math.isfinite(got[i] - want[i]) else math.inf)
     where = f" at index {worst}" if len(got) > 1 else ""
     raise AssertionError(
         f"{what}: expected {want[worst]:.6g}{where}, got {got[worst]:.6g} "
-        f"(difference {abs(got[worst] - want[worst]):.2e}; allowed {atol:.0e} + {rtol:.0e}·|expected|)")
+        f"(difference {abs(got[worst] - want[worst]):.2e}; allowed {atol:.0e} + {rtol:.0e}·|expected|; "
+        f"{len(failing)} of {len(got)} values outside)")
 
 
 def expect_equal(what, actual, expected):
     """Asserts `actual == expected` for plain values, with a message that shows both."""
     if actual != expected:
         raise AssertionError(f"{what}: expected {expected!r}, got {actual!r}")
-    return "exactly equal"
