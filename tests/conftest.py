@@ -1,0 +1,35 @@
+"""Shared test set-up: where the repository and the fixture course are, how to run the autograder, and an
+environment in which Jupyter, IPython and Matplotlib never write to $HOME."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+FIXTURE_COURSE = REPO_ROOT / "tests" / "fixtures" / "course"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_home(tmp_path_factory):
+    """Config, runtime and cache folders in a temporary folder, inherited by every kernel the tests start.
+    JUPYTER_DATA_DIR is left alone: kernelspecs are looked up through it."""
+    home = tmp_path_factory.mktemp("home")
+    with pytest.MonkeyPatch.context() as env:
+        for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR", "MPLCONFIGDIR"):
+            env.setenv(name, str(home / name.lower()))
+        env.setenv("MPLBACKEND", "Agg")
+        yield home
+
+
+def autograder_command(submitted: Path, out: Path, *options: str) -> list[str]:
+    """`python -m autograder grade` with this interpreter, to run as a subprocess from the repository root."""
+    return [sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out), *options]
+
+
+def run_autograder(submitted: Path, out: Path, *options: str) -> subprocess.CompletedProcess:
+    """Runs the autograder and fails the test, showing its output, unless it exits 0."""
+    done = subprocess.run(autograder_command(submitted, out, *options), cwd=REPO_ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.fail(f"autograder exited {done.returncode}\n--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}")
+    return done

@@ -1,0 +1,239 @@
+"""The autograder and the release tool on the fixture course: every status, its sentence for the student,
+per-cell scores, byte-identical reports, and a course folder and repository left untouched."""
+import copy
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command
+
+from autograder import mutation
+from autograder.course_root import load_config
+from autograder.report import read_rows
+
+ASSIGNMENT = "fx01_basics"
+SOURCE = FIXTURE_COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+RELEASE = FIXTURE_COURSE / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+CELL_TIMEOUT = "2"
+# Files nbgrader leaves in a course root it runs in; none may appear in the repository.
+NBGRADER_LEFTOVERS = ("gradebook.db", "nbgrader.log", "submitted", "autograded", "feedback")
+
+ALL_FAILED = "4 test cells failed: test_square, test_square_hidden, test_mean_of, test_mean_of_hidden"
+SQUARE_FAILED = "2 test cells failed: test_square, test_square_hidden"
+# student -> (status, score, detail); max_score is 6 for all.
+EXPECTED = {
+    # First in order: a broken notebook must not stop the students graded after it.
+    "a_duplicate_test_cell": ("error", 0, "The grader could not run your notebook (KeyError: 'grade_id'); nothing "
+                                          "could be graded."),
+    "blank": ("graded", 0, f"Graded: 0 of 6 points; {ALL_FAILED}."),
+    "empty": ("invalid", 0, "The file is empty."),
+    "environment": ("graded", 6, "Graded: 6 of 6 points; every test cell passed."),
+    "invalid_json": ("invalid", 0, "Not valid notebook JSON: Expecting value: line 1 column 1 (char 0)."),
+    "kernel_died": ("kernel_died", 0, "The kernel died while running your notebook (in cell 'square'), e.g. from "
+                                      "os._exit(), a crash or running out of memory; nothing could be graded."),
+    "matplotlib_notice": ("graded", 6, "Graded: 6 of 6 points; every test cell passed."),
+    "missing_folder": ("missing", 0, f"No {ASSIGNMENT}/ folder was submitted."),
+    "missing_notebook": ("missing", 0, f"No {ASSIGNMENT}.ipynb was submitted in {ASSIGNMENT}/."),
+    "not_a_notebook": ("invalid", 0, "Not a valid Jupyter notebook: the file holds JSON, but no notebook (it has "
+                                     "no nbformat version)."),
+    "reference": ("graded", 6, "Graded: 6 of 6 points; every test cell passed."),
+    "renamed": ("missing", 0, f"No {ASSIGNMENT}.ipynb was submitted in {ASSIGNMENT}/ (found my_work.ipynb; keep "
+                              "the original file name)."),
+    "stderr_warning": ("graded", 3, f"Graded: 3 of 6 points; {SQUARE_FAILED}."),
+    "timeout": ("timeout", 3, f"A cell ran longer than {CELL_TIMEOUT} s and was stopped (in cell 'square'). "
+                              f"Graded: 3 of 6 points; {SQUARE_FAILED}."),
+    "wrong": ("graded", 4, "Graded: 4 of 6 points; 1 test cell failed: test_mean_of_hidden."),
+}
+
+SQUARE = "def square(x):\n    return x * x\n"
+SOLUTIONS = {  # student -> (solution cell, its new source)
+    "environment": ("square", "import os\n\nassert {k: os.environ.get(k) for k in ('COURSE_PROFILE', "
+                              "'CUDA_VISIBLE_DEVICES', 'MPLBACKEND', 'PYTHONHASHSEED')} == {'COURSE_PROFILE': "
+                              "'grade', 'CUDA_VISIBLE_DEVICES': '', 'MPLBACKEND': 'Agg', 'PYTHONHASHSEED': '0'}\n"
+                              + SQUARE),
+    "kernel_died": ("square", "import os\nos._exit(1)"),
+    # Matplotlib prints its notice once per process; the course config ignores exactly that stderr text.
+    "matplotlib_notice": ("square", "import sys\n_noticed = []\n\ndef square(x):\n    if not _noticed:\n"
+                                    "        _noticed.append(sys.stderr.write('Matplotlib is building the font "
+                                    "cache; this may take a moment.\\n'))\n    return x * x\n"),
+    # Right values, but any other stderr output fails the test cell that produced it.
+    "stderr_warning": ("square", "import sys\n\ndef square(x):\n    sys.stderr.write('UserWarning: careful\\n')\n"
+                                 "    return x * x\n"),
+    "timeout": ("square", "import time\ntime.sleep(30)\n" + SQUARE),
+    "wrong": ("mean_of", "def mean_of(xs):\n    return sum(xs) // len(xs)\n"),
+}
+
+
+def _with_solution(nb, cell: str, source: str):
+    return mutation.mutant_notebook(nb, mutation.Mutant(cell, "test", source, frozenset()))
+
+
+def _write(folder: Path, name: str, content) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, str):
+        (folder / name).write_text(content)
+    else:
+        nbformat.write(content, folder / name)
+
+
+def _make_submissions(submitted: Path) -> None:
+    source = nbformat.read(SOURCE, as_version=4)
+    for student, (cell, text) in SOLUTIONS.items():
+        _write(submitted / student / ASSIGNMENT, f"{ASSIGNMENT}.ipynb", _with_solution(source, cell, text))
+    duplicated = copy.deepcopy(source)
+    duplicated.cells.insert(5, copy.deepcopy(duplicated.cells[4]))
+    duplicated.cells[5].id = "pasted-twice"
+    files = {
+        "a_duplicate_test_cell": duplicated,
+        "blank": nbformat.read(RELEASE, as_version=4),
+        "empty": "",
+        "invalid_json": "not json",
+        "not_a_notebook": '{"cells": []}',
+        "reference": source,
+    }
+    for student, content in files.items():
+        _write(submitted / student / ASSIGNMENT, f"{ASSIGNMENT}.ipynb", content)
+    (submitted / "missing_folder").mkdir()
+    _write(submitted / "missing_notebook" / ASSIGNMENT, "notes.txt", "I ran out of time.\n")
+    _write(submitted / "renamed" / ASSIGNMENT, "my_work.ipynb", source)
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _leftovers() -> set[str]:
+    return {name for name in NBGRADER_LEFTOVERS if (REPO_ROOT / name).exists()}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Two identical autograder runs over every kind of submission, started together to halve the wait."""
+    base = tmp_path_factory.mktemp("grading")
+    _make_submissions(base / "submitted")
+    course_before, leftovers_before = _snapshot(FIXTURE_COURSE), _leftovers()
+    options = ("--course-dir", str(FIXTURE_COURSE), "--cell-timeout", CELL_TIMEOUT)
+    runs = [subprocess.Popen(autograder_command(base / "submitted", base / f"out{i}", *options), cwd=REPO_ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in (1, 2)]
+    outputs = [run.communicate() for run in runs]
+    for run, (stdout, stderr) in zip(runs, outputs):
+        assert run.returncode == 0, f"autograder exited {run.returncode}\n{stdout}\n{stderr}"
+        assert stderr == "", f"the autograder wrote to stderr:\n{stderr}"
+    return {"out": base / "out1", "again": base / "out2", "course_before": course_before,
+            "leftovers_before": leftovers_before}
+
+
+def test_grades_csv_has_one_row_per_student_with_status_and_detail(graded):
+    rows = read_rows(graded["out"] / "grades.csv")
+    assert list(rows[0]) == ["student", "assignment", "notebook", "score", "max_score", "status", "detail"]
+    assert [r["student"] for r in rows] == sorted(EXPECTED)
+    for row in rows:
+        status, score, detail = EXPECTED[row["student"]]
+        got = (row["status"], row["score"], row["max_score"], row["assignment"], row["notebook"])
+        assert got == (status, str(score), "6", ASSIGNMENT, ASSIGNMENT), row
+        assert row["detail"] == detail, row
+
+
+def test_cells_csv_has_every_graded_cell_in_notebook_order(graded):
+    rows = read_rows(graded["out"] / "cells.csv")
+    assert list(rows[0]) == ["student", "assignment", "notebook", "grade_id", "score", "max_score"]
+    wrong = [(r["grade_id"], r["score"], r["max_score"]) for r in rows if r["student"] == "wrong"]
+    assert wrong == [("test_square", "1", "1"), ("test_square_hidden", "2", "2"),
+                     ("test_mean_of", "1", "1"), ("test_mean_of_hidden", "0", "2")]
+    assert len(rows) == 4 * len(EXPECTED)
+
+
+def test_reports_are_byte_identical_across_runs(graded):
+    for name in ("grades.csv", "cells.csv"):
+        assert (graded["out"] / name).read_bytes() == (graded["again"] / name).read_bytes(), name
+
+
+def test_grading_leaves_course_and_repository_untouched(graded):
+    assert _snapshot(FIXTURE_COURSE) == graded["course_before"]
+    assert _leftovers() == graded["leftovers_before"]
+
+
+def test_grading_log_keeps_what_nbgrader_and_the_kernels_said(graded):
+    log = (graded["out"] / "grading.log").read_text()
+    assert "==== kernel_died / fx01_basics / fx01_basics.ipynb" in log
+    assert "DeadKernelError" in log
+
+
+def test_fixture_config_grades_like_the_course():
+    course, fixture = load_config(REPO_ROOT), load_config(FIXTURE_COURSE)
+    for section in ("OverwriteCells", "Execute", "IgnorePattern"):
+        assert fixture[section] == course[section], section
+
+
+def test_exit_code_and_message_when_the_course_cannot_be_generated(tmp_path):
+    course = tmp_path / "course"
+    (course / "source" / ASSIGNMENT).mkdir(parents=True)
+    (course / "nbgrader_config.py").write_bytes((FIXTURE_COURSE / "nbgrader_config.py").read_bytes())
+    (course / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").write_text("not json")
+    (tmp_path / "submitted").mkdir()
+    done = subprocess.run(autograder_command(tmp_path / "submitted", tmp_path / "out", "--course-dir", str(course)),
+                          cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "generate_assignment fx01_basics failed" in done.stderr
+
+
+def test_unknown_assignment_is_a_usage_error(tmp_path):
+    (tmp_path / "submitted").mkdir()
+    command = autograder_command(tmp_path / "submitted", tmp_path / "out", "--course-dir", str(FIXTURE_COURSE),
+                                 "--assignment", "nope")
+    done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.returncode == 2 and "no such assignment under source/: nope" in done.stderr
+
+
+def test_release_tool_regenerates_the_committed_release_and_nothing_else(tmp_path):
+    course = tmp_path / "course"
+    shutil.copytree(FIXTURE_COURSE / "source", course / "source")
+    shutil.copy(FIXTURE_COURSE / "nbgrader_config.py", course)
+    done = subprocess.run([sys.executable, "-m", "tools.release", ASSIGNMENT, "--course-dir", str(course)],
+                          cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert _snapshot(course / "release") == _snapshot(FIXTURE_COURSE / "release")
+    assert sorted(p.name for p in course.iterdir()) == ["nbgrader_config.py", "release", "source"]
+
+
+def _graded_rows(student: str, scores: dict[str, float]) -> tuple[list[str], list[str]]:
+    grades = [f"{student},a,a,{sum(scores.values()):g},6,graded,x"]
+    cells = [f"{student},a,a,{grade_id},{score:g},{2 if grade_id.endswith('hidden') else 1}"
+             for grade_id, score in scores.items()]
+    return grades, cells
+
+
+def test_mutation_check_names_the_mutant_and_the_cells_it_got_wrong(tmp_path):
+    source = nbformat.read(SOURCE, as_version=4)
+    mutants = mutation.load_mutants(source, nbformat.read(RELEASE, as_version=4),
+                                    FIXTURE_COURSE / "mutants" / ASSIGNMENT)
+    assert [m.label for m in mutants] == ["square/stub", "mean_of/stub", "mean_of/floor_division",
+                                          "mean_of/largest", "mean_of/sample_divisor", "square/cube",
+                                          "square/positive_only", "square/times_two"]
+    cube = next(m for m in mutants if m.label == "square/cube")
+    # As if the cube mutant had failed only its visible test and broken mean_of's test too.
+    grades, cells = _graded_rows(cube.student, {"test_square": 0, "test_square_hidden": 2,
+                                                "test_mean_of": 0, "test_mean_of_hidden": 2})
+    (tmp_path / "grades.csv").write_text("student,assignment,notebook,score,max_score,status,detail\n"
+                                         + "\n".join(grades) + "\n")
+    (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
+                                        + "\n".join(cells) + "\n")
+    assert mutation.mutant_problems([cube], tmp_path) == [
+        "mutant square/cube should fail test_square_hidden, but it scored 2 of 2",
+        "mutant square/cube should pass test_mean_of, but it scored 0 of 1",
+    ]
+    assert mutation.coverage_problems([cube], ["test_square"], tmp_path) == [
+        "test cell test_square passes on every stub: a blank exercise would earn its points",
+        "test cell test_square is failed by 1 mutant file(s) (square/cube); it needs at least 2",
+    ]
+
+
+def test_mutant_files_must_name_real_test_cells(tmp_path):
+    (tmp_path / "square").mkdir()
+    (tmp_path / "square" / "typo.py").write_text("# fails: test_sqaure\ndef square(x):\n    return x\n")
+    source = nbformat.read(SOURCE, as_version=4)
+    with pytest.raises(ValueError, match="unknown: test_sqaure"):
+        mutation.load_mutants(source, nbformat.read(RELEASE, as_version=4), tmp_path)

@@ -1,0 +1,122 @@
+"""Every chapter (source/ch*/), and the fixture course that tests this machinery, graded the way students will be:
+the reference earns full marks, the release earns nothing, the committed release is current and gives nothing
+away, and every wrong-on-purpose solution (autograder/mutants/) loses exactly the points of its own test cells.
+All pseudo-students of a chapter are graded in one autograder run."""
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import pytest
+from conftest import FIXTURE_COURSE, REPO_ROOT, run_autograder
+
+from autograder import mutation
+from autograder.course_root import assignments_in, generated_course_root, source_dir
+from autograder.report import read_rows
+
+CHAPTERS = [a for a in assignments_in(REPO_ROOT) if a.startswith("ch")]
+# (course root, assignment, mutants root): the fixture course always, so the machinery is tested before any chapter.
+CASES = [pytest.param((FIXTURE_COURSE, "fx01_basics", FIXTURE_COURSE / "mutants"), id="fixture-fx01_basics")] + [
+    pytest.param((REPO_ROOT, a, REPO_ROOT / "autograder" / "mutants"), id=a) for a in CHAPTERS]
+# What the release must hide: the text between these markers in the source.
+SECRET_BLOCK = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n(.*?)### END \1", re.DOTALL)
+
+
+@dataclass
+class Chapter:
+    assignment: str
+    source: nbformat.NotebookNode
+    committed_release: Path
+    fresh_release: nbformat.NotebookNode
+    mutants: list[mutation.Mutant]
+    out: Path
+
+    def grade(self, student: str) -> tuple[str, float, float, str]:
+        rows = read_rows(self.out / "grades.csv")
+        row = next(r for r in rows if r["student"] == student)
+        return row["status"], float(row["score"]), float(row["max_score"]), row["detail"]
+
+
+def _nbgrader(cell) -> dict:
+    return cell.metadata.get("nbgrader", {})
+
+
+@pytest.fixture(scope="module", params=CASES)
+def chapter(request, tmp_path_factory) -> Chapter:
+    course_dir, assignment, mutants_root = request.param
+    name = f"{assignment}.ipynb"
+    source = nbformat.read(source_dir(course_dir) / assignment / name, as_version=4)
+    with generated_course_root(course_dir, [assignment]) as course:
+        fresh_release = nbformat.read(course.folder("release", assignment) / name, as_version=4)
+    mutants = mutation.load_mutants(source, fresh_release, mutants_root / assignment)
+    committed = course_dir / "release" / assignment / name
+
+    base = tmp_path_factory.mktemp(assignment)
+    submitted = base / "submitted"
+    mutation.write_submission(source, submitted, "reference", assignment, assignment)
+    if committed.is_file():
+        mutation.write_submission(nbformat.read(committed, as_version=4), submitted, "release", assignment, assignment)
+    for mutant in mutants:
+        mutation.write_submission(mutation.mutant_notebook(source, mutant), submitted, mutant.student, assignment,
+                                  assignment)
+    run_autograder(submitted, base / "out", "--assignment", assignment, "--course-dir", str(course_dir))
+    return Chapter(assignment, source, committed, fresh_release, mutants, base / "out")
+
+
+def test_some_chapter_exists():
+    if not CHAPTERS:
+        pytest.skip("no source/ch*/ assignment yet; only the fixture course is checked")
+
+
+def test_reference_solution_gets_full_marks(chapter):
+    status, score, max_score, detail = chapter.grade("reference")
+    assert status == "graded" and max_score > 0 and score == max_score, detail
+
+
+def test_committed_release_gets_nothing(chapter):
+    assert chapter.committed_release.is_file(), f"no {chapter.committed_release}: run `make release`"
+    status, score, max_score, detail = chapter.grade("release")
+    assert (status, score) == ("graded", 0), detail
+
+
+def _cells(nb) -> list[tuple]:
+    return [(c.cell_type, c.source, _nbgrader(c)) for c in nb.cells]
+
+
+def test_committed_release_is_current(chapter):
+    assert chapter.committed_release.is_file(), f"no {chapter.committed_release}: run `make release`"
+    committed = _cells(nbformat.read(chapter.committed_release, as_version=4))
+    fresh = _cells(chapter.fresh_release)
+    stale = next((i for i, (a, b) in enumerate(zip(committed, fresh)) if a != b), None)
+    assert committed == fresh, (
+        f"{chapter.committed_release} differs from a fresh `nbgrader generate_assignment` "
+        f"({len(committed)} vs {len(fresh)} cells; first difference at cell {stale}): run `make release`")
+
+
+def _lines(text: str) -> set[str]:
+    return {line.strip() for line in text.splitlines() if line.strip()}
+
+
+def test_release_gives_away_no_solution_and_no_hidden_test(chapter):
+    release = nbformat.read(chapter.committed_release, as_version=4) if chapter.committed_release.is_file() \
+        else chapter.fresh_release
+    # A line the source also shows outside the markers (an import, `loss.backward()`) is no secret.
+    public = set().union(*(_lines(SECRET_BLOCK.sub("", cell.source)) for cell in chapter.source.cells))
+    released = set().union(*(_lines(cell.source) for cell in release.cells))
+    leaks = [f"{_nbgrader(cell).get('grade_id')} ({kind}): {line}"
+             for cell in chapter.source.cells for kind, block in SECRET_BLOCK.findall(cell.source)
+             for line in sorted(_lines(block) - public) if line in released]
+    assert not leaks, "the release shows source lines it must hide:\n" + "\n".join(leaks)
+    stubs = [c for c in release.cells if _nbgrader(c).get("solution")]
+    assert stubs and all("raise NotImplementedError" in c.source for c in stubs), \
+        [_nbgrader(c)["grade_id"] for c in stubs if "raise NotImplementedError" not in c.source]
+
+
+def test_each_mutant_loses_exactly_its_declared_cells(chapter):
+    problems = mutation.mutant_problems(chapter.mutants, chapter.out)
+    assert not problems, f"{chapter.assignment}:\n" + "\n".join(problems)
+
+
+def test_every_test_cell_is_failed_by_its_stub_and_two_mutants(chapter):
+    problems = mutation.coverage_problems(chapter.mutants, mutation.graded_cells(chapter.source), chapter.out)
+    assert not problems, f"{chapter.assignment}:\n" + "\n".join(problems)
