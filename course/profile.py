@@ -27,6 +27,27 @@ _SIZES = {
         "warmup_samples": (64, 256, 1024),
         "widget_steps": (20, 40, 60),
     },
+    "ch02": {
+        "eps_points": (5, 13, 13),
+        "adam_steps": (5, 20, 20),
+        "quant_points": (101, 451, 451),
+        "cost_batch": (32, 256, 1024),
+        "cost_widths": ((64, 128), (256, 512, 1024), (1024, 2048, 4096)),
+        "cost_repeats": (3, 10, 30),
+    },
+    "ch04": {
+        "dec_vocab": (32, 128, 256),
+        "dec_dim": (16, 64, 128),
+        "dec_layers": (2, 4, 6),
+        "dec_heads": (2, 4, 4),
+        "dec_seq": (8, 32, 64),
+        "dec_batch": (4, 16, 32),
+        "train_steps": (4, 60, 200),
+        "ladder_depth": (10, 16, 18),
+        "hvp_hidden": (3, 8, 16),
+        "power_iters": (20, 50, 100),
+        "compile": (False, True, True),
+    },
 }
 
 

@@ -1,0 +1,9 @@
+# Canonical mistake: the article's round(x / scale + zero_point) * scale: off by zero_point * scale, never clamped.
+class FakeQuantSTE(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, scale, zero_point, bits):
+        return torch.round(x / scale + zero_point) * scale
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        return grad_out, None, None, None

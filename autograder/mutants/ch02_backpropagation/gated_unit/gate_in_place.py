@@ -1,0 +1,6 @@
+# Canonical mistake: keeps gate.mul_(h), overwriting the sigmoid output that backward needs.
+def gated_unit(x, w):
+    h = torch.relu((x - x.mean(dim=-1, keepdim=True)) @ w)
+    gate = torch.sigmoid(h)
+    gate.mul_(h)
+    return gate

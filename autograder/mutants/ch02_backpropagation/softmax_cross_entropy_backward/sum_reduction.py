@@ -1,0 +1,4 @@
+# Canonical mistake: forgets the 1/N of the mean reduction (the gradient of the summed loss).
+def softmax_cross_entropy_backward(logits, y):
+    probs = torch.softmax(logits, dim=1)
+    return probs - F.one_hot(y, logits.shape[1]).to(logits.dtype)
