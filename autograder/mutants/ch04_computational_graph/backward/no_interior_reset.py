@@ -1,0 +1,8 @@
+# Canonical mistake: interior gradients are not reset, so a second backward pushes the first call's gradients again.
+def backward(root, order=None):
+    if order is None:
+        order = topological_order(root)
+    root.grad = 1.0
+    for node in order:
+        for child, local in zip(node._prev, node._local_grads):
+            child.grad += local * node.grad

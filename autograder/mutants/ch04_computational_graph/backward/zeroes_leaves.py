@@ -1,0 +1,10 @@
+# Canonical mistake: resets every gradient, leaves included, so backward twice does not accumulate like PyTorch.
+def backward(root, order=None):
+    if order is None:
+        order = topological_order(root)
+    for node in order:
+        node.grad = 0.0
+    root.grad = 1.0
+    for node in order:
+        for child, local in zip(node._prev, node._local_grads):
+            child.grad += local * node.grad

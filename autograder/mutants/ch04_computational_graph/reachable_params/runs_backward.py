@@ -1,0 +1,6 @@
+# Canonical mistake: runs backward and checks .grad, which writes gradients as a side effect.
+def reachable_params(loss, model):
+    if loss.grad_fn is None:
+        return []
+    loss.backward(retain_graph=True)
+    return [name for name, p in model.named_parameters() if p.grad is not None]

@@ -1,0 +1,14 @@
+# Canonical mistake: returns the post-order as it is (inputs first, root last) instead of reversing it.
+def topological_order(root):
+    order, visited = [], set()
+
+    def visit(node):
+        if id(node) in visited:
+            return
+        visited.add(id(node))
+        for child in node._prev:
+            visit(child)
+        order.append(node)
+
+    visit(root)
+    return order

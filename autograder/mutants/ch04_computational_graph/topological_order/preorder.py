@@ -1,0 +1,14 @@
+# Canonical mistake: depth-first pre-order (a node listed when first met), not a reversed post-order.
+def topological_order(root):
+    order, visited = [], set()
+
+    def visit(node):
+        if id(node) in visited:
+            return
+        visited.add(id(node))
+        order.append(node)
+        for child in node._prev:
+            visit(child)
+
+    visit(root)
+    return order
