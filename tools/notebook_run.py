@@ -3,6 +3,7 @@
 Shared by the tests (the grade-profile run must be clean) and by `make bench` (timings).
 """
 import os
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -29,7 +30,9 @@ def kernel_env(profile, scratch):
                      ("IPYTHONDIR", "ipython"), ("MPLCONFIGDIR", "matplotlib")]:
         env[var] = str(Path(scratch) / sub)
     env["COURSE_PROFILE"] = profile
-    env["PYTHONWARNINGS"] = "default"
+    # As in JupyterLab: IPython's own warning filters, which show every FutureWarning and the
+    # DeprecationWarnings that the notebook's code triggers (not those inside libraries).
+    env.pop("PYTHONWARNINGS", None)
     env.pop("MPLBACKEND", None)  # the kernel's inline backend, as in JupyterLab
     return env
 
@@ -41,7 +44,9 @@ def execute(path, profile, timeout=600):
         client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
                                 resources={"metadata": {"path": str(Path(path).parent)}})
         start = time.perf_counter()
-        client.execute(env=kernel_env(profile, scratch))
+        # The kernel process's own stderr (ipykernel's start-up notices) is not cell output; cells report
+        # through IOPub, which `problems` reads.
+        client.execute(env=kernel_env(profile, scratch), stderr=subprocess.DEVNULL)
         return nb, time.perf_counter() - start
 
 
