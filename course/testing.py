@@ -44,7 +44,22 @@ def expect_close(what, actual, expected, rtol=1e-5, atol=1e-8):
         f"{len(failing)} of {len(got)} values outside)")
 
 
+def _same(actual, expected):
+    """Equal values of exactly the same types, compared with the expected side's own `==`.
+
+    Exact types matter: an object whose class overrides `__eq__` to return True equals anything.
+    """
+    if type(actual) is not type(expected):
+        return False
+    if isinstance(expected, (list, tuple)):
+        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+    if isinstance(expected, dict):
+        return _same(list(actual), list(expected)) and all(_same(actual[k], expected[k]) for k in expected)
+    return expected == actual
+
+
 def expect_equal(what, actual, expected):
-    """Asserts `actual == expected` for plain values, with a message that shows both."""
-    if actual != expected:
-        raise AssertionError(f"{what}: expected {expected!r}, got {actual!r}")
+    """Asserts `actual` equals `expected` and has the same type (containers element by element)."""
+    if not _same(actual, expected):
+        raise AssertionError(f"{what}: expected {expected!r} ({type(expected).__name__}), "
+                             f"got {actual!r} ({type(actual).__name__})")

@@ -134,8 +134,26 @@ def test_expect_close_messages_name_value_expected_actual_and_tolerance():
     testing.expect_close("nan", float("nan"), float("nan"))
     with pytest.raises(AssertionError):
         testing.expect_close("nan vs number", float("nan"), 1.0)
-    with pytest.raises(AssertionError, match="expected 'a', got 'b'"):
+    with pytest.raises(AssertionError, match=r"expected 'a' \(str\), got 'b' \(str\)"):
         testing.expect_equal("label", "b", "a")
+
+
+def test_expect_equal_is_not_fooled_by_an_object_equal_to_everything():
+    class Anything(str):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = str.__hash__
+
+    with pytest.raises(AssertionError, match=r"\(Anything\)"):
+        testing.expect_equal("classify_run(...)", Anything("converging"), "stalled")
+    with pytest.raises(AssertionError):
+        testing.expect_equal("names", [Anything("x")], ["y"])
+    with pytest.raises(AssertionError):
+        testing.expect_equal("count", True, 1)
+    testing.expect_equal("shape", (2, 3), (2, 3))
+    testing.expect_equal("keys", {"a": [1, 2.5]}, {"a": [1, 2.5]})
+    testing.expect_equal("dtype", torch.float64, torch.float64)
 
 
 def test_expect_close_copies_values_out_of_graphs():
