@@ -1,27 +1,38 @@
-"""Command line: `python -m autograder grade SUBMITTED_DIR --out OUT_DIR [--assignment A ...]`."""
+"""Command line: `python -m autograder grade SUBMITTED_DIR --out OUT_DIR [--assignment A ...] [--jobs N] ...`.
+
+Exit status: 0 when every student × notebook got its row (whatever the notebooks did); 1 when grading itself
+could not run (no sandbox, a course that cannot be generated); 2 for a usage error; 130 when interrupted.
+"""
 import argparse
 import sys
 import time
 from pathlib import Path
 
 from .course_root import CourseRootError, assignments_in
-from .grading import grade_batch
+from .grading import DEFAULT_NOTEBOOK_TIMEOUT, Options, grade_batch
 from .report import write_reports
+from .sandbox import SandboxError
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     grade = commands.add_parser(
         "grade", help="grade every SUBMITTED_DIR/<student>/<assignment>/<notebook>.ipynb",
-        description="Grades every student folder of SUBMITTED_DIR with nbgrader in a temporary course root "
-                    "and writes OUT_DIR/grades.csv, OUT_DIR/cells.csv and OUT_DIR/grading.log.")
+        description="Grades every student folder of SUBMITTED_DIR, running each notebook in a sandbox, and writes "
+                    "OUT_DIR/grades.csv, OUT_DIR/cells.csv, OUT_DIR/feedback/ and OUT_DIR/grading.log.")
     grade.add_argument("submitted", type=Path, metavar="SUBMITTED_DIR")
     grade.add_argument("--out", type=Path, required=True, metavar="OUT_DIR")
     grade.add_argument("--assignment", action="append", dest="assignments", metavar="A",
                        help="grade only this assignment (repeatable; default: every folder under source/)")
-    grade.add_argument("--cell-timeout", type=int, metavar="SECONDS",
+    grade.add_argument("--cell-timeout", type=float, metavar="SECONDS",
                        help="stop a cell after this long (default: Execute.timeout in nbgrader_config.py)")
+    grade.add_argument("--notebook-timeout", type=float, default=DEFAULT_NOTEBOOK_TIMEOUT, metavar="SECONDS",
+                       help="stop a notebook after this long in all, wall clock and CPU time "
+                            f"(default: {DEFAULT_NOTEBOOK_TIMEOUT:g})")
+    grade.add_argument("--jobs", type=int, default=1, metavar="N", help="grade N notebooks at once (default: 1)")
+    grade.add_argument("--no-sandbox", action="store_true",
+                       help="run student code without bubblewrap: only for trusted notebooks on a machine without it")
     grade.add_argument("--course-dir", type=Path, default=Path("."), metavar="DIR",
                        help="course root with nbgrader_config.py and source/ (default: the current folder)")
     return parser
@@ -32,8 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.submitted.is_dir():
         parser.error(f"{args.submitted} is not a folder")
-    if args.cell_timeout is not None and args.cell_timeout <= 0:
-        parser.error("--cell-timeout must be positive")
+    for name in ("cell_timeout", "notebook_timeout"):
+        if getattr(args, name) is not None and getattr(args, name) <= 0:
+            parser.error(f"--{name.replace('_', '-')} must be positive")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     try:
         known = assignments_in(args.course_dir)
     except CourseRootError as error:
@@ -42,23 +56,28 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no such assignment under source/: {', '.join(unknown)}")
     args.out.mkdir(parents=True, exist_ok=True)
+    sys.stdout.reconfigure(errors="backslashreplace")  # a student folder's name may not be valid UTF-8
+    options = Options(args.cell_timeout, args.notebook_timeout, args.jobs, not args.no_sandbox)
 
-    results = []
-    started = last = time.monotonic()
+    started = time.monotonic()
+
+    def progress(result) -> None:
+        print(f"{result.student}/{result.assignment}/{result.notebook}: {result.status} "
+              f"{result.score:g}/{result.max_score:g}", flush=True)
+
     try:
-        with open(args.out / "grading.log", "w", buffering=1, encoding="utf-8") as log:
-            for result in grade_batch(args.course_dir, args.submitted, log, args.assignments, args.cell_timeout):
-                now = time.monotonic()
-                print(f"{result.student}/{result.assignment}/{result.notebook}: {result.status} "
-                      f"{result.score:g}/{result.max_score:g} ({now - last:.1f} s)", flush=True)
-                results.append(result)
-                last = now
-    except CourseRootError as error:
+        with open(args.out / "grading.log", "w", buffering=1, encoding="utf-8", errors="backslashreplace") as log:
+            results = grade_batch(args.course_dir, args.submitted, args.out, log, args.assignments, options, progress)
+    except (CourseRootError, SandboxError) as error:
         print(f"autograder: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("autograder: interrupted; no reports written", file=sys.stderr)
+        return 130
     write_reports(results, args.out)
-    print(f"Graded {len(results)} notebooks in {time.monotonic() - started:.1f} s; wrote {args.out / 'grades.csv'} "
-          f"and {args.out / 'cells.csv'}")
+    print(f"Graded {len(results)} notebooks in {time.monotonic() - started:.1f} s"
+          f"{'' if options.isolate else ' WITHOUT a sandbox'}; wrote {args.out / 'grades.csv'}, "
+          f"{args.out / 'cells.csv'} and {args.out / 'feedback'}")
     return 0
 
 

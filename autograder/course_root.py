@@ -1,14 +1,16 @@
 """A throwaway nbgrader course root built from a course's `source/` and `nbgrader_config.py`.
 
-Grading and releasing both run nbgrader there, so the repository (and any gradebook.db in it) is never
-touched, and both see exactly the course's configuration: only that one file is loaded, never a user's
-~/.jupyter config, so every machine grades alike.
+Releasing and grading both generate the assignment there with nbgrader, so the repository (and any gradebook.db
+in it) is never touched, and both see exactly the course's configuration: only that one file is loaded, never a
+user's ~/.jupyter config, so every machine grades alike. For grading, the generated gradebook is the authority on
+each notebook's course cells, hidden tests and points (a Blueprint).
 """
 import os
 import shutil
 import sys
 import tempfile
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -44,6 +46,49 @@ def assignments_in(course_dir: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
+@dataclass(frozen=True)
+class CourseCell:
+    """One cell of a source notebook, as the gradebook knows it: the authority a submission is repaired against."""
+    grade_id: str
+    cell_type: str
+    role: str  # "test" (autograded), "solution", "task", "locked" (read-only text or code), or "other"
+    source: str  # from the gradebook: for a test cell, hidden tests included
+    release_source: str  # what students were given
+    points: float
+    nbgrader: dict  # the cell's nbgrader metadata in the source notebook
+
+    @property
+    def hidden(self) -> bool:
+        """A test cell with hidden tests: its source never reaches feedback."""
+        return self.role == "test" and self.source != self.release_source
+
+
+@dataclass(frozen=True)
+class Blueprint:
+    """What a notebook of an assignment must be: its cells in source order, and the release folder, whose
+    other files (data the notebook reads) are shipped beside it."""
+    assignment: str
+    notebook: str
+    cells: tuple[CourseCell, ...]
+    release_dir: Path
+
+    @property
+    def tests(self) -> tuple[CourseCell, ...]:
+        return tuple(cell for cell in self.cells if cell.role == "test")
+
+    def cell(self, grade_id: str) -> CourseCell | None:
+        return next((cell for cell in self.cells if cell.grade_id == grade_id), None)
+
+
+def _role(meta: dict) -> str:
+    if meta.get("grade") and not meta.get("solution"):
+        return "test"
+    for role in ("solution", "task", "locked"):
+        if meta.get(role):
+            return role
+    return "other"
+
+
 class CourseRoot:
     """An nbgrader course root on disk, with the configuration every nbgrader run in it uses."""
 
@@ -52,33 +97,42 @@ class CourseRoot:
         self.config = config
         self.coursedir = CourseDirectory(config=config)
 
-    def run(self, converter, config: Config | None = None, **ids: str) -> dict:
+    def run(self, converter, **ids: str) -> dict:
         """Runs an nbgrader converter in-process, like its command would; ids are CourseDirectory traits
-        (assignment_id, student_id, notebook_id). Returns nbgrader's {"success", "log", "error"} and never raises
-        for a failed notebook, so one bad submission cannot stop the batch."""
+        (assignment_id, ...). Returns nbgrader's {"success", "log", "error"}."""
         with temp_attrs(self.coursedir, **ids):
-            return capture_log(converter(coursedir=self.coursedir, config=self.config if config is None else config))
+            return capture_log(converter(coursedir=self.coursedir, config=self.config))
 
-    def folder(self, step: str, assignment: str, student: str = ".") -> Path:
-        """nbgrader's folder for a step ("source", "release", "submitted", "autograded")."""
+    def folder(self, step: str, assignment: str) -> Path:
+        """nbgrader's folder for a step ("source", "release")."""
         directory = getattr(self.coursedir, f"{step}_directory")
-        return Path(self.coursedir.format_path(directory, student, assignment))
+        return Path(self.coursedir.format_path(directory, ".", assignment))
 
     def notebooks(self, assignment: str) -> list[str]:
         """The notebook ids (file stems) a submission of `assignment` must contain."""
         return sorted(p.stem for p in self.folder("source", assignment).glob("*.ipynb"))
 
-    def grade_cells(self, assignment: str, notebook: str) -> list[tuple[str, float]]:
-        """(grade_id, points) of every graded cell of a source notebook, in notebook order."""
-        nb = nbformat.read(self.folder("source", assignment) / f"{notebook}.ipynb", as_version=4)
-        meta = [cell.metadata.get("nbgrader", {}) for cell in nb.cells]
-        return [(m["grade_id"], float(m.get("points", 0))) for m in meta if m.get("grade")]
-
-    def scores(self, student: str, assignment: str, notebook: str) -> dict[str, float]:
-        """grade_id -> score that autograding stored in this root's gradebook."""
+    def blueprint(self, assignment: str, notebook: str) -> Blueprint:
+        """The authority for grading `notebook`: sources and points from the gradebook, order and metadata from
+        the source notebook, student-facing text from the release."""
+        name = f"{notebook}.ipynb"
+        source = nbformat.read(self.folder("source", assignment) / name, as_version=4)
+        release_dir = self.folder("release", assignment)
+        released = {c.metadata.get("nbgrader", {}).get("grade_id"): c.source
+                    for c in nbformat.read(release_dir / name, as_version=4).cells}
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
-            submitted = gb.find_submission_notebook(notebook, assignment, student)
-            return {grade.name: grade.score for grade in submitted.grades}
+            stored = gb.find_notebook(notebook, assignment)
+            sources = {cell.name: cell.source for cell in stored.source_cells}
+            points = {cell.name: float(cell.max_score) for cell in stored.grade_cells}
+        cells = []
+        for cell in source.cells:
+            meta = dict(cell.metadata.get("nbgrader", {}))
+            if "grade_id" not in meta:
+                continue
+            grade_id = meta["grade_id"]
+            cells.append(CourseCell(grade_id, cell.cell_type, _role(meta), sources.get(grade_id, cell.source),
+                                    released.get(grade_id, ""), points.get(grade_id, 0.0), meta))
+        return Blueprint(assignment, notebook, tuple(cells), release_dir)
 
 
 @contextmanager

@@ -1,38 +1,40 @@
-"""Grading: each student's notebook graded by nbgrader, one at a time, inside one temporary course root.
+"""Grading: every student × expected notebook, each found, repaired, scanned, run in the sandbox and scored.
 
-nbgrader runs in this process, so its start-up and the generation of the assignment are paid once per batch
-rather than once per student; every notebook still gets its own kernel, and every nbgrader failure is caught
-per notebook, so one bad submission never stops the others.
+nbgrader does what it is trusted for, once per batch: it generates the assignment in a temporary course root,
+so its gradebook holds every course cell (hidden tests included) with its points. Student code never runs in
+this process or in a Jupyter kernel: the runner runs it in the sandbox and sends signed facts, and scores are
+decided here, after the runner is gone. Every failure is caught per notebook, so the batch always finishes with
+one row per student × expected notebook; `--jobs N` grades N notebooks at once with the same results.
 """
-import copy
+import itertools
 import os
-import re
 import shutil
+import subprocess
 import sys
+import tempfile
+import time
 import traceback
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
-from nbgrader.converters import Autograde
-from nbgrader.preprocessors import Execute
 from traitlets.config import Config
 
-from .course_root import CourseRoot, assignments_in, generated_course_root
-from .precheck import why_invalid
+from . import feedback, plan, precheck, repair, scan, scoring, session
+from .course_root import Blueprint, CourseRoot, assignments_in, generated_course_root
+from .sandbox import Limits, Sandbox
+from .scoring import CellScore
 
-# Every experiment reads COURSE_PROFILE; the grade profile is tiny, CPU-only and seeded, so grades repeat.
-GRADING_ENV = {"COURSE_PROFILE": "grade", "CUDA_VISIBLE_DEVICES": "", "MPLBACKEND": "Agg", "PYTHONHASHSEED": "0"}
-# The error nbgrader's Execute.error_on_timeout records in a cell it interrupted at the timeout.
-TIMEOUT_ENAME = "CellTimeoutError"
-
-
-@dataclass(frozen=True)
-class CellScore:
-    grade_id: str
-    score: float
-    max_score: float
+# Every experiment reads COURSE_PROFILE; the grade profile is tiny, CPU-only and seeded. One thread per library
+# and a fixed hash seed make runs repeat exactly; the runner seeds random, numpy and torch and turns on torch's
+# deterministic algorithms.
+GRADING_ENV = {"COURSE_PROFILE": "grade", "CUDA_VISIBLE_DEVICES": "", "OMP_NUM_THREADS": "1",
+               "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg",
+               "PYTHONDONTWRITEBYTECODE": "1"}
+SEED = 0
+STREAM_LIMIT = 100_000  # characters of stdout, and of stderr, kept per cell
+MAX_EXTRA_BYTES = 50 * 2**20  # files a student put beside the notebook, in all
+DEFAULT_NOTEBOOK_TIMEOUT = 600.0
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class NotebookResult:
     status: str
     detail: str
     cells: tuple[CellScore, ...]
+    flags: tuple[str, ...] = ()
 
     @property
     def score(self) -> float:
@@ -54,188 +57,172 @@ class NotebookResult:
 
 
 @dataclass(frozen=True)
-class Submission:
-    """What a student should have handed in: `folder` / `notebook`.ipynb, with any data files beside it."""
-    student: str
-    assignment: str
-    notebook: str
-    folder: Path
-
-    @property
-    def path(self) -> Path:
-        return self.folder / f"{self.notebook}.ipynb"
+class Options:
+    cell_timeout: float | None = None  # None: Execute.timeout from nbgrader_config.py
+    notebook_timeout: float = DEFAULT_NOTEBOOK_TIMEOUT
+    jobs: int = 1
+    isolate: bool = True  # False: --no-sandbox
 
 
-def _cell_label(cell, index: int) -> str:
-    grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-    return f"cell '{grade_id}'" if grade_id else f"cell {index + 1}"
+def _stage_files(folder: Path, blueprint: Blueprint, data: Path) -> list[str]:
+    """Copies the student's other files (regular files only, up to a total size), then the course's own data
+    files over them: a notebook reads the course's data, whatever the student handed in. Returns flags."""
+    flags, total = [], 0
+    data.mkdir(parents=True)
+    if folder.is_dir() and not folder.is_symlink():
+        for path in sorted(folder.rglob("*")):
+            relative = path.relative_to(folder)
+            if path.suffix == ".ipynb" or any(part.startswith(".") for part in relative.parts) or path.is_dir():
+                continue
+            if path.is_symlink() or not path.is_file():
+                flags.append(f"skipped {relative}: not a regular file")
+                continue
+            total += path.stat().st_size
+            if total > MAX_EXTRA_BYTES:
+                flags.append(f"skipped {relative} and the rest: more than {MAX_EXTRA_BYTES // 2**20} MB of files")
+                break
+            (data / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, data / relative, follow_symlinks=False)
+    for path in sorted(blueprint.release_dir.rglob("*")):
+        if path.is_file() and path.suffix != ".ipynb":
+            relative = path.relative_to(blueprint.release_dir)
+            (data / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, data / relative)
+    return flags
 
 
-def _code_cell_tracker():
-    """An nbclient on_cell_start hook and the list it keeps the running code cell's label in, for when the
-    kernel dies in that cell. A closure, not an object: traitlets deep-copies configured values, and a
-    function survives deepcopy as itself, so the list seen here is the one the hook fills."""
-    running: list[str] = []
+class Grader:
+    """Grades notebooks of one batch: one course root, one sandbox, one output folder."""
 
-    def on_cell_start(cell, cell_index):
-        if cell.cell_type == "code":
-            running[:] = [_cell_label(cell, cell_index)]
+    def __init__(self, course: CourseRoot, sandbox: Sandbox, submitted: Path, out: Path, temp: Path):
+        self.course, self.sandbox = course, sandbox
+        self.submitted, self.out, self.temp = submitted, out, temp
+        config = course.config
+        self.ignore = config.IgnorePattern.pattern if config.IgnorePattern.get("enabled", False) else None
+        self.blueprints: dict[tuple[str, str], Blueprint] = {}
+        self._runs = itertools.count()  # next() on it is atomic: jobs run in threads
 
-    return on_cell_start, running
+    def blueprint(self, assignment: str, notebook: str) -> Blueprint:
+        key = (assignment, notebook)
+        if key not in self.blueprints:
+            self.blueprints[key] = self.course.blueprint(assignment, notebook)
+        return self.blueprints[key]
 
+    def grade(self, student: str, assignment: str, notebook: str) -> tuple[NotebookResult, str]:
+        """The row for one student's notebook, with its feedback written; and its grading log."""
+        blueprint = self.blueprint(assignment, notebook)
+        expected = set(self.course.notebooks(assignment))
+        started = time.monotonic()
+        log = []
+        try:
+            result, nb = self._grade(student, blueprint, expected, log)
+        except Exception:  # a grader bug costs one notebook, not the batch
+            log.append(f"grader failure:\n{traceback.format_exc()}")
+            result = NotebookResult(student, assignment, notebook, "error", "The grader failed on this notebook; an "
+                                    "instructor will look at the grading log.", scoring.unscored(blueprint))
+            nb = feedback.notebook(blueprint, None, {}, {}, self._heading(result))
+        page = self.out / "feedback" / student / assignment / f"{notebook}.html"
+        try:
+            feedback.write_html(nb, page)
+        except Exception:  # the row counts more than its page
+            log.append(f"feedback failure:\n{traceback.format_exc()}")
+            feedback.write_html(feedback.notebook(blueprint, None, {}, {}, self._heading(result)), page)
+        head = (f"==== {student} / {assignment} / {notebook}.ipynb: {result.status} {result.score:g}/"
+                f"{result.max_score:g} ({time.monotonic() - started:.1f} s)\n")
+        flags = "".join(f"flag: {flag}\n" for flag in result.flags)
+        return result, head + flags + "".join(log)
 
-def _why_missing(sub: Submission) -> str | None:
-    if not sub.folder.is_dir():
-        return f"No {sub.assignment}/ folder was submitted."
-    if sub.path.is_file():
-        return None
-    others = sorted(p.name for p in sub.folder.glob("*.ipynb"))
-    found = f" (found {', '.join(others)}; keep the original file name)" if others else ""
-    return f"No {sub.notebook}.ipynb was submitted in {sub.assignment}/{found}."
+    @staticmethod
+    def _heading(result: NotebookResult) -> str:
+        return feedback.heading(result.notebook, result.score, result.max_score, result.detail)
 
+    def _grade(self, student: str, blueprint: Blueprint, expected: set[str], log: list):
+        folder = self.submitted / student / blueprint.assignment
 
-def _summary(cells: tuple[CellScore, ...]) -> str:
-    score = f"Graded: {sum(c.score for c in cells):g} of {sum(c.max_score for c in cells):g} points"
-    failed = [c.grade_id for c in cells if c.score < c.max_score]
-    if not failed:
-        return f"{score}; every test cell passed."
-    noun = "test cell" if len(failed) == 1 else "test cells"
-    return f"{score}; {len(failed)} {noun} failed: {', '.join(failed)}."
+        def done(status: str, detail: str, flags, cells=None, repaired=None, results=None, notes=None):
+            result = NotebookResult(student, blueprint.assignment, blueprint.notebook, status, detail,
+                                    cells or scoring.unscored(blueprint), tuple(flags))
+            return result, feedback.notebook(blueprint, repaired, results or {}, notes or {}, self._heading(result))
 
-
-def _stopped_cell(autograded: Path) -> str | None:
-    """The cell nbclient interrupted at the timeout, if any (the notebook then ran on to the end)."""
-    nb = nbformat.read(autograded, as_version=4)
-    for index, cell in enumerate(nb.cells):
-        if any(out.get("ename") == TIMEOUT_ENAME for out in cell.get("outputs", [])):
-            return _cell_label(cell, index)
-    return None
-
-
-_EXCEPTION_LINE = re.compile(r"^\s*(?:\w+\.)*(\w*(?:Error|Exception)\b.*)$")
-_GENERIC_ERRORS = ("There was an error processing", "Please see the")
-
-
-def _failure_reason(log: str, root: Path) -> str:
-    """The first exception named in an nbgrader log (module path dropped), else its first specific error."""
-    lines = log.replace(f"{root}{os.sep}", "").splitlines()
-    for line in lines:
-        match = _EXCEPTION_LINE.match(line)
-        if match:
-            return match.group(1).strip()
-    for line in lines:
-        if line.startswith("[ERROR] ") and not line[8:].startswith(_GENERIC_ERRORS):
-            return line[8:].strip()
-    return "nbgrader gave no reason"
-
-
-def _unscored(course: CourseRoot, sub: Submission) -> tuple[CellScore, ...]:
-    """Every graded cell of the expected notebook at 0 points: what a notebook that did not run earns."""
-    return tuple(CellScore(grade_id, 0.0, points) for grade_id, points in course.grade_cells(sub.assignment, sub.notebook))
-
-
-def grade_notebook(course: CourseRoot, sub: Submission, log) -> NotebookResult:
-    """Grades one submitted notebook in `course` (its assignment already generated there); writes nbgrader's
-    log to `log`. The unit a sandbox or a worker pool would wrap."""
-    cells = _unscored(course, sub)
-
-    def result(status: str, detail: str, scored: tuple[CellScore, ...] = cells) -> NotebookResult:
-        return NotebookResult(sub.student, sub.assignment, sub.notebook, status, detail, scored)
-
-    missing = _why_missing(sub)
-    if missing:
-        return result("missing", missing)
-    invalid = why_invalid(sub.path)
-    if invalid:
-        return result("invalid", invalid)
-
-    dest = course.folder("submitted", sub.assignment, sub.student)
-    # Data files travel with the notebook, as with `nbgrader collect`; other notebooks are not graded here.
-    shutil.copytree(sub.folder, dest, dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns("*.ipynb", *course.coursedir.ignore))
-    shutil.copy(sub.path, dest / sub.path.name)
-
-    on_cell_start, running = _code_cell_tracker()
-    config = copy.deepcopy(course.config)
-    config.Execute.on_cell_start = on_cell_start
-    outcome = course.run(Autograde, config, assignment_id=sub.assignment, student_id=sub.student,
-                         notebook_id=sub.notebook)
-    nbgrader_log = outcome.get("log", "")
-    log.write(f"==== {sub.student} / {sub.assignment} / {sub.notebook}.ipynb\n{nbgrader_log}\n")
-
-    timeout = course.config.Execute.get("timeout", Execute.timeout.default_value)
-    where = f" (in {running[0]})" if running else ""
-    if not outcome["success"]:
-        if "DeadKernelError" in nbgrader_log:
-            return result("kernel_died", f"The kernel died while running your notebook{where}, e.g. from "
-                                         "os._exit(), a crash or running out of memory; nothing could be graded.")
-        if TIMEOUT_ENAME in nbgrader_log:
-            return result("timeout", f"A cell ran longer than {timeout:g} s and did not stop when interrupted"
-                                     f"{where}; nothing could be graded.")
-        return result("error", f"The grader could not run your notebook ({_failure_reason(nbgrader_log, course.path)});"
-                               " nothing could be graded.")
-
-    scores = course.scores(sub.student, sub.assignment, sub.notebook)
-    scored = tuple(replace(cell, score=scores.get(cell.grade_id, 0.0)) for cell in cells)
-    stopped = _stopped_cell(course.folder("autograded", sub.assignment, sub.student) / sub.path.name)
-    if stopped:
-        return result("timeout", f"A cell ran longer than {timeout:g} s and was stopped (in {stopped}). "
-                                 f"{_summary(scored)}", scored)
-    return result("graded", _summary(scored), scored)
+        if (self.submitted / student).is_symlink():
+            return done("missing", f"No {blueprint.assignment}/ folder was submitted.", [])
+        located = precheck.locate(folder, blueprint, expected)
+        flags = list(located.flags)
+        if located.problem:
+            return done("missing", located.problem, flags)
+        nb, problem = precheck.load(located.path)
+        if problem:
+            return done("invalid", problem, flags)
+        repaired = repair.repair(nb, blueprint)
+        flags += [*repaired.flags, *scan.scan(repaired.nb)]
+        cells, preload = plan.cells(repaired.nb, blueprint)
+        limits = self.sandbox.limits
+        job = {"limits": limits.rlimits(), "imports": preload, "seed": SEED, "stream_limit": STREAM_LIMIT,
+               "cell_timeout": limits.cell_timeout, "cells": cells, "reap": self.sandbox.isolate}
+        scratch = self.temp / f"run-{next(self._runs)}"
+        try:
+            flags += _stage_files(folder, blueprint, scratch / "data")
+            outcome = session.run(self.sandbox, scratch, job)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        log.append(f"run: {outcome.end}{' (' + outcome.exit + ')' if outcome.exit else ''}"
+                   f"{', ' + outcome.problem if outcome.problem else ''}, {outcome.seconds:.1f} s\n")
+        if outcome.output.strip():
+            log.append(f"process output:\n{outcome.output.rstrip()}\n")
+        verdict = scoring.decide(blueprint, repaired.nb, cells, outcome, self.ignore, limits.cell_timeout,
+                                 limits.notebook_timeout)
+        return done(verdict.status, verdict.detail, flags + list(verdict.flags), verdict.cells, repaired.nb,
+                    outcome.results, verdict.notes)
 
 
-@contextmanager
-def _grading_environment():
-    """GRADING_ENV for every kernel started inside (kernels inherit this process's environment)."""
-    saved = {name: os.environ.get(name) for name in GRADING_ENV}
-    os.environ.update(GRADING_ENV)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+def _build_home_seed(home: Path, preload: set[str]) -> None:
+    """Matplotlib's font cache, built once here: in every run it would cost seconds, and print a notice."""
+    if not any(module.split(".")[0] == "matplotlib" for module in preload):
+        return
+    env = dict(os.environ, MPLCONFIGDIR=str(home / ".matplotlib"), MPLBACKEND="Agg")
+    subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], env=env, capture_output=True,
+                   timeout=300, check=False)
 
 
-@contextmanager
-def _stderr_into(log):
-    """Sends file descriptor 2 into `log`: kernels write their own start-up warnings there, and nbgrader's
-    SQLAlchemy warnings land there too; none of it is the grader's output."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    os.dup2(log.fileno(), 2)
-    try:
-        yield
-    finally:
-        sys.stderr.flush()
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
-def grade_batch(course_dir: Path, submitted_dir: Path, log, assignments: list[str] | None = None,
-                cell_timeout: int | None = None):
-    """Yields a NotebookResult for every student (folder of `submitted_dir`) × assignment × expected
-    notebook, in that sorted order: status graded, missing, invalid, timeout, kernel_died or error.
-    `log` (a text file) receives nbgrader's and the kernels' logs."""
-    # nbgrader changes the working folder while it runs; absolute paths stay valid.
+def grade_batch(course_dir: Path, submitted_dir: Path, out_dir: Path, log, assignments: list[str] | None = None,
+                options: Options = Options(), progress=None) -> list[NotebookResult]:
+    """One NotebookResult per student (folder of `submitted_dir`) × assignment × expected notebook, sorted.
+    `log` receives each notebook's grading log; `progress(result)` is called as each one finishes.
+    Raises SandboxError before grading anything when the sandbox cannot start, CourseRootError when the course
+    cannot be generated."""
     course_dir, submitted_dir = course_dir.resolve(), submitted_dir.resolve()
     assignments = sorted(assignments or assignments_in(course_dir))
     # Dot-folders are editor and OS artefacts (.ipynb_checkpoints, .git), not students.
     students = sorted(p.name for p in submitted_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
-    overrides = Config({"Execute": {"timeout": cell_timeout}}) if cell_timeout else None
-    with _stderr_into(log), _grading_environment(), generated_course_root(course_dir, assignments, overrides) as course:
-        for student in students:
-            for assignment in assignments:
-                for notebook in course.notebooks(assignment):
-                    sub = Submission(student, assignment, notebook, submitted_dir / student / assignment)
+    with tempfile.TemporaryDirectory(prefix="autograder-") as temp_name:
+        temp = Path(temp_name)
+        overrides = Config({"Execute": {"timeout": options.cell_timeout}}) if options.cell_timeout else None
+        with generated_course_root(course_dir, assignments, overrides) as course:
+            cell_timeout = float(course.config.Execute.get("timeout", 30))
+            limits = Limits(cell_timeout=cell_timeout, notebook_timeout=options.notebook_timeout)
+            sandbox = Sandbox(options.isolate, limits, temp, GRADING_ENV)
+            try:
+                sandbox.preflight(temp / "preflight")
+                grader = Grader(course, sandbox, submitted_dir, out_dir, temp)
+                tasks = [(s, a, n) for s in students for a in assignments for n in course.notebooks(a)]
+                preload = {module for assignment in assignments for notebook in course.notebooks(assignment)
+                           for cell in grader.blueprint(assignment, notebook).cells
+                           if cell.role in ("test", "locked") and cell.cell_type == "code"
+                           for module in plan.bindings(cell.source)[2]}
+                _build_home_seed(sandbox.home_seed, preload)
+                results = []
+                with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
                     try:
-                        result = grade_notebook(course, sub, log)
-                    except Exception:  # a grader bug must cost one notebook, not the batch
-                        log.write(f"==== {student} / {assignment} / {notebook}.ipynb: grader failure\n"
-                                  f"{traceback.format_exc()}\n")
-                        result = NotebookResult(student, assignment, notebook, "error", "The grader failed on this "
-                                                "notebook; an instructor will look at the grading log.",
-                                                _unscored(course, sub))
-                    yield result
+                        for result, text in pool.map(lambda task: grader.grade(*task), tasks):
+                            log.write(text)
+                            log.flush()
+                            if progress:
+                                progress(result)
+                            results.append(result)
+                    except BaseException:  # Ctrl-C: stop the runs in progress now, start no other
+                        sandbox.cancelled.set()
+                        pool.shutdown(cancel_futures=True)
+                        raise
+            finally:
+                sandbox.close()
+    return sorted(results, key=lambda r: (r.student, r.assignment, r.notebook))

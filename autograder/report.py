@@ -1,9 +1,10 @@
-"""The batch's results as CSV: grades.csv (one row per student × notebook) and cells.csv (one row per graded
-cell). Rows are sorted and numbers printed with %g, so the same inputs give byte-identical files."""
+"""The batch's results as CSV: grades.csv (one row per student × notebook; `flags` lists, separated by "; ",
+what an instructor should look at) and cells.csv (one row per graded cell). Rows are sorted and numbers printed
+with %g, so the same inputs give byte-identical files."""
 import csv
 from pathlib import Path
 
-GRADES_COLUMNS = ("student", "assignment", "notebook", "score", "max_score", "status", "detail")
+GRADES_COLUMNS = ("student", "assignment", "notebook", "score", "max_score", "status", "detail", "flags")
 CELLS_COLUMNS = ("student", "assignment", "notebook", "grade_id", "score", "max_score")
 
 
@@ -12,7 +13,8 @@ def _number(value: float) -> str:
 
 
 def _write(path: Path, columns: tuple[str, ...], rows) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
+    # Names can hold lone surrogates (undecodable bytes in a file name): escaped, never an error.
+    with open(path, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(columns)
         writer.writerows(rows)
@@ -28,7 +30,8 @@ def write_reports(results, out_dir: Path) -> None:
     """Writes grades.csv and cells.csv for `results` (NotebookResults) into `out_dir`; cells keep notebook order."""
     ordered = sorted(results, key=lambda r: (r.student, r.assignment, r.notebook))
     _write(out_dir / "grades.csv", GRADES_COLUMNS,
-           ([r.student, r.assignment, r.notebook, _number(r.score), _number(r.max_score), r.status, r.detail]
+           ([r.student, r.assignment, r.notebook, _number(r.score), _number(r.max_score), r.status, r.detail,
+             "; ".join(r.flags)]
             for r in ordered))
     _write(out_dir / "cells.csv", CELLS_COLUMNS,
            ([r.student, r.assignment, r.notebook, c.grade_id, _number(c.score), _number(c.max_score)]

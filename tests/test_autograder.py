@@ -1,6 +1,9 @@
-"""The autograder and the release tool on the fixture course: every status, its sentence for the student,
-per-cell scores, byte-identical reports, and a course folder and repository left untouched."""
+"""The autograder and the release tool on the fixture course: every status, its sentence for the student, flags,
+per-cell scores, feedback without hidden tests, reports that are byte-identical serial, with --jobs 2 and with
+--no-sandbox, and a course folder and repository left untouched."""
 import copy
+import html
+import re
 import shutil
 import subprocess
 import sys
@@ -20,35 +23,45 @@ RELEASE = FIXTURE_COURSE / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 CELL_TIMEOUT = "2"
 # Files nbgrader leaves in a course root it runs in; none may appear in the repository.
 NBGRADER_LEFTOVERS = ("gradebook.db", "nbgrader.log", "submitted", "autograded", "feedback")
+HIDDEN_LINES = ("assert square(-2) == 4", "assert square(0.5) == 0.25", "assert mean_of(NUMBERS) == 2.5",
+                "assert mean_of([5]) == 5")
 
 ALL_FAILED = "4 test cells failed: test_square, test_square_hidden, test_mean_of, test_mean_of_hidden"
 SQUARE_FAILED = "2 test cells failed: test_square, test_square_hidden"
-# student -> (status, score, detail); max_score is 6 for all.
+FULL = "Graded: 6 of 6 points; every test cell passed."
+# student -> (status, score, detail, a flag that must be there or None); max_score is 6 for all.
 EXPECTED = {
-    # First in order: a broken notebook must not stop the students graded after it.
-    "a_duplicate_test_cell": ("error", 0, "The grader could not run your notebook (KeyError: 'grade_id'); nothing "
-                                          "could be graded."),
-    "blank": ("graded", 0, f"Graded: 0 of 6 points; {ALL_FAILED}."),
-    "empty": ("invalid", 0, "The file is empty."),
-    "environment": ("graded", 6, "Graded: 6 of 6 points; every test cell passed."),
-    "invalid_json": ("invalid", 0, "Not valid notebook JSON: Expecting value: line 1 column 1 (char 0)."),
-    "kernel_died": ("kernel_died", 0, "The kernel died while running your notebook (in cell 'square'), e.g. from "
-                                      "os._exit(), a crash or running out of memory; nothing could be graded."),
-    "matplotlib_notice": ("graded", 6, "Graded: 6 of 6 points; every test cell passed."),
-    "missing_folder": ("missing", 0, f"No {ASSIGNMENT}/ folder was submitted."),
-    "missing_notebook": ("missing", 0, f"No {ASSIGNMENT}.ipynb was submitted in {ASSIGNMENT}/."),
+    # First in order: stock nbgrader aborts the whole run on a duplicated grade_id; here the copy is dropped.
+    "a_duplicate_test_cell": ("graded", 6, FULL, "duplicate cell 'test_square' removed"),
+    "blank": ("graded", 0, f"Graded: 0 of 6 points; {ALL_FAILED}.", None),
+    "empty": ("invalid", 0, "The file is empty.", None),
+    "environment": ("graded", 6, FULL, None),
+    "invalid_json": ("invalid", 0, "Not valid notebook JSON: Expecting value: line 1 column 1 (char 0).", None),
+    "kernel_died": ("kernel_died", 0, "The notebook's process exited with status 1 in cell 'square'; the cells after "
+                                      f"it did not run. Graded: 0 of 6 points; {ALL_FAILED}.", None),
+    "matplotlib_notice": ("graded", 6, FULL, None),
+    "missing_folder": ("missing", 0, f"No {ASSIGNMENT}/ folder was submitted.", None),
+    "missing_notebook": ("missing", 0, f"No {ASSIGNMENT}.ipynb was submitted in {ASSIGNMENT}/.", None),
     "not_a_notebook": ("invalid", 0, "Not a valid Jupyter notebook: the file holds JSON, but no notebook (it has "
-                                     "no nbformat version)."),
-    "reference": ("graded", 6, "Graded: 6 of 6 points; every test cell passed."),
-    "renamed": ("missing", 0, f"No {ASSIGNMENT}.ipynb was submitted in {ASSIGNMENT}/ (found my_work.ipynb; keep "
-                              "the original file name)."),
-    "stderr_warning": ("graded", 3, f"Graded: 3 of 6 points; {SQUARE_FAILED}."),
+                                     "no nbformat version).", None),
+    "reference": ("graded", 6, FULL, None),
+    "renamed": ("graded", 6, FULL, "notebook renamed: graded my_work.ipynb as fx01_basics.ipynb"),
+    "stderr_warning": ("graded", 3, f"Graded: 3 of 6 points; {SQUARE_FAILED}.", None),
+    # Its last cell walks the stack into the runner and prints the hidden tests: flagged, and cut from feedback.
+    "steals_hidden_tests": ("graded", 6, FULL, "reached into the grader: sys._getframe"),
     "timeout": ("timeout", 3, f"A cell ran longer than {CELL_TIMEOUT} s and was stopped (in cell 'square'). "
-                              f"Graded: 3 of 6 points; {SQUARE_FAILED}."),
-    "wrong": ("graded", 4, "Graded: 4 of 6 points; 1 test cell failed: test_mean_of_hidden."),
+                              f"Graded: 3 of 6 points; {SQUARE_FAILED}.", None),
+    "wrong": ("graded", 4, "Graded: 4 of 6 points; 1 test cell failed: test_mean_of_hidden.", None),
 }
 
 SQUARE = "def square(x):\n    return x * x\n"
+STEAL = """import sys
+frame = sys._getframe()
+while frame is not None and "job" not in frame.f_locals:
+    frame = frame.f_back
+for cell in frame.f_locals["job"]["cells"] if frame is not None else []:
+    print(cell["source"])
+"""
 SOLUTIONS = {  # student -> (solution cell, its new source)
     "environment": ("square", "import os\n\nassert {k: os.environ.get(k) for k in ('COURSE_PROFILE', "
                               "'CUDA_VISIBLE_DEVICES', 'MPLBACKEND', 'PYTHONHASHSEED')} == {'COURSE_PROFILE': "
@@ -86,6 +99,8 @@ def _make_submissions(submitted: Path) -> None:
     duplicated = copy.deepcopy(source)
     duplicated.cells.insert(5, copy.deepcopy(duplicated.cells[4]))
     duplicated.cells[5].id = "pasted-twice"
+    stealing = copy.deepcopy(source)
+    stealing.cells.append(nbformat.v4.new_code_cell(STEAL))
     files = {
         "a_duplicate_test_cell": duplicated,
         "blank": nbformat.read(RELEASE, as_version=4),
@@ -93,6 +108,7 @@ def _make_submissions(submitted: Path) -> None:
         "invalid_json": "not json",
         "not_a_notebook": '{"cells": []}',
         "reference": source,
+        "steals_hidden_tests": stealing,
     }
     for student, content in files.items():
         _write(submitted / student / ASSIGNMENT, f"{ASSIGNMENT}.ipynb", content)
@@ -109,32 +125,40 @@ def _leftovers() -> set[str]:
     return {name for name in NBGRADER_LEFTOVERS if (REPO_ROOT / name).exists()}
 
 
+RUNS = {"serial": (), "jobs2": ("--jobs", "2"), "no_sandbox": ("--no-sandbox", "--jobs", "2")}
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    """Two identical autograder runs over every kind of submission, started together to halve the wait."""
+    """Every kind of submission graded three times, at once: serially, with --jobs 2, and without the sandbox."""
     base = tmp_path_factory.mktemp("grading")
     _make_submissions(base / "submitted")
     course_before, leftovers_before = _snapshot(FIXTURE_COURSE), _leftovers()
     options = ("--course-dir", str(FIXTURE_COURSE), "--cell-timeout", CELL_TIMEOUT)
-    runs = [subprocess.Popen(autograder_command(base / "submitted", base / f"out{i}", *options), cwd=REPO_ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in (1, 2)]
-    outputs = [run.communicate() for run in runs]
-    for run, (stdout, stderr) in zip(runs, outputs):
-        assert run.returncode == 0, f"autograder exited {run.returncode}\n{stdout}\n{stderr}"
-        assert stderr == "", f"the autograder wrote to stderr:\n{stderr}"
-    return {"out": base / "out1", "again": base / "out2", "course_before": course_before,
+    runs = {name: subprocess.Popen(autograder_command(base / "submitted", base / name, *options, *extra),
+                                   cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for name, extra in RUNS.items()}
+    for name, run in runs.items():
+        stdout, stderr = run.communicate()
+        assert run.returncode == 0, f"{name}: autograder exited {run.returncode}\n{stdout}\n{stderr}"
+        assert stderr == "", f"{name}: the autograder wrote to stderr:\n{stderr}"
+    return {"out": base / "serial", "runs": {name: base / name for name in RUNS}, "course_before": course_before,
             "leftovers_before": leftovers_before}
 
 
-def test_grades_csv_has_one_row_per_student_with_status_and_detail(graded):
+def test_grades_csv_has_one_row_per_student_with_status_detail_and_flags(graded):
     rows = read_rows(graded["out"] / "grades.csv")
-    assert list(rows[0]) == ["student", "assignment", "notebook", "score", "max_score", "status", "detail"]
+    assert list(rows[0]) == ["student", "assignment", "notebook", "score", "max_score", "status", "detail", "flags"]
     assert [r["student"] for r in rows] == sorted(EXPECTED)
     for row in rows:
-        status, score, detail = EXPECTED[row["student"]]
+        status, score, detail, flag = EXPECTED[row["student"]]
         got = (row["status"], row["score"], row["max_score"], row["assignment"], row["notebook"])
         assert got == (status, str(score), "6", ASSIGNMENT, ASSIGNMENT), row
         assert row["detail"] == detail, row
+        assert (flag or "") in row["flags"], row
+    unflagged = {"blank", "empty", "invalid_json", "missing_folder", "missing_notebook", "not_a_notebook",
+                 "reference", "timeout", "wrong"}
+    assert {r["student"]: r["flags"] for r in rows if r["student"] in unflagged} == dict.fromkeys(unflagged, "")
 
 
 def test_cells_csv_has_every_graded_cell_in_notebook_order(graded):
@@ -146,9 +170,28 @@ def test_cells_csv_has_every_graded_cell_in_notebook_order(graded):
     assert len(rows) == 4 * len(EXPECTED)
 
 
-def test_reports_are_byte_identical_across_runs(graded):
+def test_reports_are_byte_identical_serial_in_parallel_and_without_sandbox(graded):
     for name in ("grades.csv", "cells.csv"):
-        assert (graded["out"] / name).read_bytes() == (graded["again"] / name).read_bytes(), name
+        files = {run: (out / name).read_bytes() for run, out in graded["runs"].items()}
+        assert len(set(files.values())) == 1, name
+
+
+def _text(path: Path) -> str:
+    """An HTML page's text, as a reader sees it (highlighted code is split into many tags)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", path.read_text()))
+
+
+def test_feedback_for_every_row_without_hidden_tests(graded):
+    pages = {student: graded["out"] / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html" for student in EXPECTED}
+    texts = {student: _text(page) for student, page in pages.items()}
+    for student, text in texts.items():
+        assert EXPECTED[student][2] in text, student
+        assert not [line for line in HIDDEN_LINES if line in text], student
+    assert "Hidden tests failed (0 of 2 points)." in texts["wrong"]
+    assert "ZeroDivisionError" not in texts["wrong"] and "AssertionError" not in texts["wrong"]
+    assert "NotImplementedError" in texts["blank"]  # visible tests show their errors
+    assert "a line of hidden test code was removed here" in texts["steals_hidden_tests"]
+    assert "Test passed (1 of 1 point)." in texts["reference"]
 
 
 def test_grading_leaves_course_and_repository_untouched(graded):
@@ -156,10 +199,10 @@ def test_grading_leaves_course_and_repository_untouched(graded):
     assert _leftovers() == graded["leftovers_before"]
 
 
-def test_grading_log_keeps_what_nbgrader_and_the_kernels_said(graded):
+def test_grading_log_says_how_each_run_ended(graded):
     log = (graded["out"] / "grading.log").read_text()
-    assert "==== kernel_died / fx01_basics / fx01_basics.ipynb" in log
-    assert "DeadKernelError" in log
+    assert "==== kernel_died / fx01_basics / fx01_basics.ipynb: kernel_died 0/6" in log
+    assert "run: died (exited with status 1)" in log
 
 
 def test_fixture_config_grades_like_the_course():
@@ -200,7 +243,7 @@ def test_release_tool_regenerates_the_committed_release_and_nothing_else(tmp_pat
 
 
 def _graded_rows(student: str, scores: dict[str, float]) -> tuple[list[str], list[str]]:
-    grades = [f"{student},a,a,{sum(scores.values()):g},6,graded,x"]
+    grades = [f"{student},a,a,{sum(scores.values()):g},6,graded,x,"]
     cells = [f"{student},a,a,{grade_id},{score:g},{2 if grade_id.endswith('hidden') else 1}"
              for grade_id, score in scores.items()]
     return grades, cells
@@ -217,7 +260,7 @@ def test_mutation_check_names_the_mutant_and_the_cells_it_got_wrong(tmp_path):
     # As if the cube mutant had failed only its visible test and broken mean_of's test too.
     grades, cells = _graded_rows(cube.student, {"test_square": 0, "test_square_hidden": 2,
                                                 "test_mean_of": 0, "test_mean_of_hidden": 2})
-    (tmp_path / "grades.csv").write_text("student,assignment,notebook,score,max_score,status,detail\n"
+    (tmp_path / "grades.csv").write_text("student,assignment,notebook,score,max_score,status,detail,flags\n"
                                          + "\n".join(grades) + "\n")
     (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
                                         + "\n".join(cells) + "\n")

@@ -1,7 +1,7 @@
-"""Every chapter (source/ch*/), and the fixture course that tests this machinery, graded the way students will be:
-the reference earns full marks, the release earns nothing, the committed release is current and gives nothing
-away, and every wrong-on-purpose solution (autograder/mutants/) loses exactly the points of its own test cells.
-All pseudo-students of a chapter are graded in one autograder run."""
+"""Every chapter (source/ch*/), and the fixture course that tests this machinery, graded the way students will be
+(in the sandbox): the reference earns full marks with nothing flagged, the release earns nothing, the committed
+release is current and gives nothing away, and every wrong-on-purpose solution (autograder/mutants/) loses exactly
+the points of its own test cells. All pseudo-students of a chapter are graded in one run with --jobs 2."""
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,9 +32,11 @@ class Chapter:
     out: Path
 
     def grade(self, student: str) -> tuple[str, float, float, str]:
-        rows = read_rows(self.out / "grades.csv")
-        row = next(r for r in rows if r["student"] == student)
+        row = self.row(student)
         return row["status"], float(row["score"]), float(row["max_score"]), row["detail"]
+
+    def row(self, student: str) -> dict[str, str]:
+        return next(r for r in read_rows(self.out / "grades.csv") if r["student"] == student)
 
 
 def _nbgrader(cell) -> dict:
@@ -59,7 +61,7 @@ def chapter(request, tmp_path_factory) -> Chapter:
     for mutant in mutants:
         mutation.write_submission(mutation.mutant_notebook(source, mutant), submitted, mutant.student, assignment,
                                   assignment)
-    run_autograder(submitted, base / "out", "--assignment", assignment, "--course-dir", str(course_dir))
+    run_autograder(submitted, base / "out", "--assignment", assignment, "--course-dir", str(course_dir), "--jobs", "2")
     return Chapter(assignment, source, committed, fresh_release, mutants, base / "out")
 
 
@@ -71,6 +73,13 @@ def test_some_chapter_exists():
 def test_reference_solution_gets_full_marks(chapter):
     status, score, max_score, detail = chapter.grade("reference")
     assert status == "graded" and max_score > 0 and score == max_score, detail
+
+
+def test_reference_and_release_raise_no_flag(chapter):
+    """A flag asks an instructor to look: the course's own notebooks must never raise one."""
+    assert chapter.row("reference")["flags"] == ""
+    if chapter.committed_release.is_file():
+        assert chapter.row("release")["flags"] == ""
 
 
 def test_committed_release_gets_nothing(chapter):

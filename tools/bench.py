@@ -7,6 +7,7 @@ with `python -m autograder`. Prints each median and its ratio to both floors, ch
 """
 import argparse
 import json
+import re
 import shutil
 import statistics
 import subprocess
@@ -53,19 +54,42 @@ def _floor(code, repeat, scratch):
     return _median_run(path, "grade", repeat)
 
 
-def _grading_seconds_per_notebook(chapters, students, scratch, extra_args=()):
+def _grade(chapters, students, scratch, *options):
+    """Grades `students` reference copies of each chapter; returns (notebooks, wall seconds, median seconds per
+    notebook as the grading log times them)."""
     submitted = Path(scratch) / "submitted"
-    shutil.rmtree(submitted, ignore_errors=True)
-    for chapter in chapters:
-        for i in range(students):
-            folder = submitted / f"student{i:02d}" / chapter
-            folder.mkdir(parents=True)
-            shutil.copy(notebook_run.source_notebook(chapter), folder / f"{chapter}.ipynb")
+    if not submitted.is_dir():
+        for chapter in chapters:
+            for i in range(students):
+                folder = submitted / f"student{i:02d}" / chapter
+                folder.mkdir(parents=True)
+                shutil.copy(notebook_run.source_notebook(chapter), folder / f"{chapter}.ipynb")
     out = Path(scratch) / "graded"
+    shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out), *extra_args],
+    subprocess.run([sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out),
+                    *[a for chapter in chapters for a in ("--assignment", chapter)], *options],
                    cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    return (time.perf_counter() - start) / (students * len(chapters))
+    wall = time.perf_counter() - start
+    per_notebook = [float(t) for t in re.findall(r"^==== .*\(([0-9.]+) s\)$", (out / "grading.log").read_text(), re.M)]
+    return len(per_notebook), wall, statistics.median(per_notebook)
+
+
+def _grading(chapters, students, scratch, floor, results):
+    """Grading time per notebook in and out of the sandbox, and the throughput of --jobs 2 against serial."""
+    runs = {"sandbox": (), "no sandbox": ("--no-sandbox",), "sandbox, --jobs 2": ("--jobs", "2")}
+    throughput = {}
+    for label, options in runs.items():
+        count, wall, per_nb = _grade(chapters, students, scratch, *options)
+        throughput[label] = count / wall * 60
+        key = label.replace(", ", "_").replace(" ", "_").replace("--", "")
+        results[f"grading_s_per_notebook_{key}"] = per_nb
+        results[f"grading_notebooks_per_min_{key}"] = throughput[label]
+        print(f"{'grading, per notebook (' + label + ')':42s} {per_nb:9.2f} {per_nb / floor:8.2f}"
+              f"   {throughput[label]:.1f} notebooks/min over {count}")
+    speedup = throughput["sandbox, --jobs 2"] / throughput["sandbox"]
+    results["grading_jobs2_speedup"] = speedup
+    print(f"{'grading, --jobs 2 vs serial throughput':42s} {speedup:9.2f}x")
 
 
 def main(argv=None):
@@ -93,9 +117,7 @@ def main(argv=None):
                     failures.append(f"{chapter} cpu profile {seconds:.1f} s > {CPU_GOAL_S:.0f} s")
                 if profile == "grade" and seconds > GRADE_GOAL_RATIO * floor:
                     failures.append(f"{chapter} grade profile {seconds / floor:.2f}x floor > {GRADE_GOAL_RATIO}x")
-        per_nb = _grading_seconds_per_notebook(args.chapters, args.students, scratch)
-        results["grading_s_per_notebook"] = per_nb
-        print(f"{'grading, per notebook':42s} {per_nb:9.2f} {per_nb / floor:8.2f}")
+        _grading(args.chapters, args.students, scratch, floor, results)
 
     out = ROOT / "bench-results"
     out.mkdir(exist_ok=True)

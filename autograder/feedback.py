@@ -1,0 +1,115 @@
+"""Feedback for the student: OUT_DIR/feedback/<student>/<assignment>/<notebook>.html.
+
+The repaired notebook with what each cell printed, its errors, and a line per test cell saying whether it passed.
+A hidden test cell shows the text students were given (its release source), and only "hidden tests passed" or
+"failed": never its source, output or traceback. Any line of any output that repeats a line of hidden test code
+(a notebook could print it) is removed.
+
+The page runs no script: code and outputs are escaped by nbconvert's highlighting and ANSI filters, the course's
+own markdown is rendered, and markdown a student wrote is shown as text in a fenced block. nbconvert's HTML
+sanitizer (bleach) is therefore switched off: on every code cell it cost more than the rest of the page.
+"""
+import html
+import re
+import threading
+from pathlib import Path
+
+import nbformat
+from nbconvert import HTMLExporter
+
+from .course_root import Blueprint
+
+HIDDEN_BLOCK = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
+MIN_SECRET_LINE = 12  # shorter lines (`assert x`, `)`) say nothing about a test
+REMOVED = "[a line of hidden test code was removed here]"
+_exporters = threading.local()
+
+
+def _secret_lines(blueprint: Blueprint) -> set[str]:
+    public = {line.strip() for cell in blueprint.cells for line in cell.release_source.splitlines()}
+    return {line.strip() for cell in blueprint.tests for block in HIDDEN_BLOCK.findall(cell.source)
+            for line in block.splitlines() if len(line.strip()) >= MIN_SECRET_LINE and line.strip() not in public}
+
+
+def _redact(text: str, secrets: set[str]) -> str:
+    if not secrets:
+        return text
+    return "\n".join(REMOVED if any(secret in line for secret in secrets) else line for line in text.split("\n"))
+
+
+def _outputs(result: dict, secrets: set[str]) -> list:
+    outputs = []
+    for name in ("stdout", "stderr"):
+        if result.get(name):
+            outputs.append(nbformat.v4.new_output("stream", name=name, text=_redact(result[name], secrets)))
+    if "display" in result:
+        shown = _redact(result["display"], secrets)
+        outputs.append(nbformat.v4.new_output("execute_result", data={"text/plain": shown}, execution_count=None))
+    if "error" in result:
+        error = result["error"]
+        outputs.append(nbformat.v4.new_output("error", ename=error["ename"], evalue=_redact(error["evalue"], secrets),
+                                              traceback=_redact(error["traceback"], secrets).split("\n")))
+    return outputs
+
+
+def _note(passed: bool, why: str, points: float, hidden: bool) -> str:
+    what = "Hidden tests" if hidden else "Test"
+    earned = f"{points:g} of {points:g}" if passed else f"0 of {points:g}"
+    noun = "point" if points == 1 else "points"
+    return f"{what} {'passed' if passed else 'failed'} ({earned} {noun})" + (f": {why}" if why and not passed
+                                                                             else "") + ".\n"
+
+
+def notebook(blueprint: Blueprint, repaired, results: dict, notes: dict, heading: str):
+    """The feedback notebook: a heading cell, then the repaired notebook's cells with outputs."""
+    secrets = _secret_lines(blueprint)
+    cells = [nbformat.v4.new_markdown_cell(heading)]
+    for index, cell in enumerate(repaired.cells if repaired is not None else []):
+        meta = cell.metadata.get("nbgrader", {})
+        known = blueprint.cell(meta.get("grade_id")) if meta else None
+        if cell.cell_type != "code":
+            trusted = known is not None and known.role == "locked"
+            cells.append(nbformat.v4.new_markdown_cell(cell.source if trusted else _as_text(cell.source)))
+            continue
+        hidden = bool(known and known.hidden)
+        source = (known.release_source or "# Hidden tests") if hidden else cell.source
+        shown = nbformat.v4.new_code_cell(source)
+        result = results.get(index)
+        if result is not None and not hidden:
+            shown.outputs = _outputs(result, secrets)
+        if index in notes:
+            passed, why = notes[index]
+            shown.outputs.append(nbformat.v4.new_output("stream", name="stdout",
+                                                        text=_note(passed, why, known.points, hidden)))
+        cells.append(shown)
+    nb = nbformat.v4.new_notebook(cells=cells, metadata={"language_info": {"name": "python"}})
+    for index, cell in enumerate(nb.cells):
+        cell.id = f"cell-{index}"
+    return nb
+
+
+def _as_text(text: str) -> str:
+    """Markdown that shows `text` verbatim: a fence longer than any run of backticks in it, so nothing in the
+    text can close the fence and be rendered as HTML."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
+
+
+def heading(notebook: str, score: float, max_score: float, detail: str) -> str:
+    """The first cell: the score and the detail sentence (which can quote file names: escaped)."""
+    return f"# Feedback: {notebook}\n\n**{score:g} of {max_score:g} points.** {html.escape(detail)}"
+
+
+def _unchanged(text: str) -> str:
+    return text
+
+
+def write_html(nb, path: Path) -> None:
+    exporter = getattr(_exporters, "html", None)
+    if exporter is None:  # one per thread: an exporter keeps render state
+        exporter = _exporters.html = HTMLExporter(template_name="lab", filters={"clean_html": _unchanged})
+    body, _ = exporter.from_notebook_node(nb)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # A notebook's text can hold lone surrogates (from a file name, say): written escaped, never an error.
+    path.write_bytes(body.encode("utf-8", "backslashreplace"))

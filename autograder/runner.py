@@ -1,0 +1,544 @@
+"""The trusted runner: executes one repaired notebook cell by cell and reports every cell to the grader.
+
+Started by the grader as `python runner.py JOB_FD MSG_FD`, inside the sandbox (sandbox.py), where this file and
+channel.py are the only parts of the grader it can see. It reads the job (HMAC key, limits, seed, the modules
+course cells import, the cells), runs the cells in one namespace and sends one signed result per cell.
+
+No Jupyter kernel: a kernel's shell, transformers, hooks and outputs are all reachable from student code. Here
+each cell is compiled and exec'd by this file; stdout and stderr are captured per cell with size caps; every
+exception (BaseException, the cell timeout included) is caught, so an error never stops the notebook.
+The runner reports facts (exception, stderr, what student code changed); the grader decides the scores.
+
+What keeps a test cell's facts honest, against student code that runs before it in the same process:
+  * Trusted state lives only in closures and frame locals made before student code runs. Signing and sending
+    (channel.py), the guard and the audit hook use only functions captured then, mostly C ones, so patching a
+    module later cannot change them, and reaching them needs a frame or an object walk (next point).
+  * An audit hook, which cannot be removed: it refuses new audit hooks, trace and profile functions, ctypes,
+    gc object walks and /proc/<pid>/mem to student code, and reports frame access from student code at once,
+    before the frame is handed over. The grader scores no test cell after such a "taint".
+  * A guard: the identities of every function, class and module attribute of the modules tests and this
+    runner rely on (builtins, math, numpy, torch, course, ...), their classes' attributes (Tensor dunders, ...),
+    the code and defaults of the assertion helpers, sys hooks and sys.modules entries. After every cell, and
+    before each test cell, anything changed is put back and reported; a change made during a test cell fails it.
+  * Test cells run in a copy of the namespace with a private copy of builtins, without student names that
+    shadow builtins, and with the names course cells imported or defined put back, and with no other thread
+    running; gc runs only while cells run, so no student finalizer runs inside the runner's own steps.
+Known limit: a patch that student code makes *and undoes* while one test cell runs is not seen; the static scan
+(scan.py) flags such code for review.
+"""
+import ast
+import builtins
+import gc
+import io
+import json
+import linecache
+import operator
+import os
+import random
+import resource
+import shutil
+import signal
+import sys
+import time
+import traceback
+import types
+from _thread import _local as _thread_local
+
+import channel
+
+# Values whose identity may change without harm; only functions, classes, modules and other objects are guarded.
+DATA_TYPES = frozenset({int, float, complex, str, bytes, bytearray, bool, type(None), tuple, list, dict, set,
+                        frozenset})
+# Modules whose attributes the tests, the assertion helpers and this runner use.
+GUARDED_ROOTS = frozenset({"builtins", "math", "cmath", "operator", "functools", "itertools", "copy", "random",
+                           "statistics", "numbers", "collections", "heapq", "bisect", "re", "time", "warnings",
+                           "numpy", "torch", "course", "os", "posix", "signal", "io", "json", "_json", "hmac",
+                           "hashlib", "ast", "traceback", "linecache", "threading", "channel", "gc", "types"})
+SYS_HOOKS = ("excepthook", "displayhook", "breakpointhook", "unraisablehook", "audit")
+# Modules whose functions must keep their own code and defaults: the assertion helpers tests call.
+CHECKED_FUNCTIONS = frozenset({"course.testing", "torch.testing._comparison", "numpy.testing._private.utils",
+                               "numpy.core.numeric"})
+FRAME_ATTRS = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
+REFUSED_EVENTS = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames"})
+WATCHED_EVENTS = REFUSED_EVENTS | {"sys.addaudithook", "sys.settrace", "sys.setprofile", "open", "compile",
+                                   "object.__getattr__", "object.__setattr__", "sys._getframe"}
+SAFE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/<> ")
+MAGICS_IGNORED = frozenset({"matplotlib", "config", "load_ext", "reload_ext", "autoreload", "precision"})
+STUDENT_FILE = "<cell {}>"  # solution cells and cells the student added
+COURSE_FILE = "<course {}>"  # locked and test cells: their source comes from the course
+
+
+class CellTimeout(BaseException):
+    """Raised in the running cell at the cell timeout (a BaseException, like KeyboardInterrupt)."""
+
+
+class Capture(io.TextIOBase):
+    """sys.stdout / sys.stderr during a cell: keeps the first `limit` characters in `parts` and counts the rest."""
+
+    def __init__(self, parts: list, limit: int):
+        super().__init__()
+        self.parts, self.limit, self.kept, self.dropped = parts, limit, 0, 0
+
+    def writable(self):
+        return True
+
+    @property
+    def encoding(self):
+        return "utf-8"
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        room = max(self.limit - self.kept, 0)
+        if room:
+            self.parts.append(text[:room])
+            self.kept += min(len(text), room)
+        self.dropped += max(len(text) - room, 0)
+        return len(text)
+
+
+class Shell:
+    """`get_ipython()`: the grader turned `%magic` into get_ipython().run_line_magic(...). Display-only magics do
+    nothing; any other magic, and shell escapes, raise in that cell."""
+
+    def run_line_magic(self, name, line, *args, **kwargs):
+        if name not in MAGICS_IGNORED:
+            raise RuntimeError(f"%{name} is not available when grading")
+
+    def run_cell_magic(self, name, line, cell, *args, **kwargs):
+        raise RuntimeError(f"%%{name} is not available when grading")
+
+    def system(self, command, *args, **kwargs):
+        raise RuntimeError("shell commands (!...) are not available when grading")
+
+    getoutput = system
+
+
+def make_guard(extra: dict):
+    """Snapshots what tests rely on; returns changes(restore=True) -> names of what differed (and was put back)."""
+    modules, classes, functions, seen = [], [], [], set()
+    # builtins first: restoring it first means the rest of a restore never calls a patched builtin.
+    names = sorted((name for name, module in sys.modules.items()
+                    if type(module) is types.ModuleType and name.split(".")[0] in GUARDED_ROOTS),
+                   key=lambda name: (name != "builtins", name))
+    entries = [(name, sys.modules[name], False) for name in names] + [(name, m, True) for name, m in extra.items()]
+    for name, module, strict in entries:
+        mapping = module.__dict__
+        items = [(key, value) for key, value in mapping.items() if type(value) not in DATA_TYPES]
+        modules.append((name, mapping, tuple(key for key, _ in items), tuple(value for _, value in items),
+                        frozenset(mapping) if strict else None))
+        for _, value in items:
+            if issubclass(type(value), type) and id(value) not in seen:  # not isinstance: no __class__ lookup
+                seen.add(id(value))
+                proxy = value.__dict__
+                guarded = [(key, item) for key, item in proxy.items() if type(item) not in DATA_TYPES]
+                classes.append((f"{value.__module__}.{value.__qualname__}", value, proxy,
+                                frozenset(proxy), tuple(key for key, _ in guarded), tuple(item for _, item in guarded)))
+            if name in CHECKED_FUNCTIONS and type(value) is types.FunctionType:
+                functions.append((f"{name}.{value.__name__}", value, value.__code__, value.__defaults__,
+                                  dict(value.__kwdefaults__ or {})))
+    sys_hooks = [(name, getattr(sys, name)) for name in SYS_HOOKS]
+    sys_modules = [(name, module) for name, module, strict in entries if not strict]
+    # Everything below runs after student code: only these captured callables, never a global lookup.
+    _map, _is, _all, _len, _zip, _list, _dict = map, operator.is_, all, len, zip, list, dict
+    _set, _del, _getattr, _setattr, _modules = type.__setattr__, type.__delattr__, getattr, setattr, sys.modules
+
+    def changes(restore: bool = True) -> list:
+        found = []
+        for name, mapping, keys, values, exact in modules:
+            if not _all(_map(_is, values, _map(mapping.get, keys))):
+                for key, value in _zip(keys, values):
+                    if mapping.get(key) is not value:
+                        found.append(f"{name}.{key}")
+                        if restore:
+                            mapping[key] = value
+            if exact is not None and _len(mapping) != _len(exact):
+                for key in [k for k in _list(mapping) if k not in exact]:
+                    found.append(f"{name}.{key} (added)")
+                    if restore:
+                        del mapping[key]
+        for name, cls, proxy, names, keys, values in classes:
+            if _len(proxy) != _len(names) or not _all(_map(_is, values, _map(proxy.get, keys))):
+                for key, value in _zip(keys, values):
+                    if proxy.get(key) is not value:
+                        found.append(f"{name}.{key}")
+                        if restore:
+                            _set(cls, key, value)
+                for key in [k for k in _list(proxy) if k not in names]:
+                    found.append(f"{name}.{key} (added)")
+                    if restore:
+                        _del(cls, key)
+        for name, func, code, defaults, kwdefaults in functions:
+            if func.__code__ is not code or func.__defaults__ is not defaults or \
+                    _dict(func.__kwdefaults__ or {}) != kwdefaults:
+                found.append(f"{name} (code or defaults)")
+                if restore:
+                    func.__code__, func.__defaults__ = code, defaults
+                    func.__kwdefaults__ = _dict(kwdefaults) or None
+        for name, hook in sys_hooks:
+            if _getattr(sys, name) is not hook:
+                found.append(f"sys.{name}")
+                if restore:
+                    _setattr(sys, name, hook)
+        for name, module in sys_modules:
+            if _modules.get(name) is not module:
+                found.append(f"sys.modules[{name!r}]")
+                if restore:
+                    _modules[name] = module
+        return found
+
+    return changes
+
+
+def install_audit(send, current: list) -> None:
+    """The audit hook. `current[0]` is the running cell's index, for reports. A report is sent before the
+    operation it reports completes; a refusal raises RuntimeError in the student's code. Like the guard, it only
+    uses what it captured here."""
+    getframe, runner_file, local = sys._getframe, __file__, _thread_local()
+    _getattr, _setattr, _len, _type, _str, _bytes = getattr, setattr, len, type, str, bytes
+    fsdecode, function_type, join, refusal = os.fsdecode, types.FunctionType, "".join, RuntimeError
+    safe, watched, refused, frame_attrs = SAFE_CHARS, WATCHED_EVENTS, REFUSED_EVENTS, FRAME_ATTRS
+    reported = set()
+
+    def report(kind: str, what: str) -> None:
+        key = (current[0], kind, what)
+        # Taints are never capped: flooding the cap with harmless reports must not hide one.
+        if key not in reported and (kind == "taint" or _len(reported) < 200):
+            reported.add(key)
+            text = join(c if c in safe else "?" for c in what[:200])
+            send(b'{"index":%d,"kind":"%s","type":"finding","what":"%s"}' % (current[0], kind.encode(), text.encode()))
+
+    def from_student(frame) -> bool:
+        # The frame that raised the event and its two callers: catches sys._getframe called in a cell, and a
+        # cell calling inspect.currentframe(), inspect.stack() or a ctypes helper. Student code is any code
+        # not compiled from a file, except course cells and Python's frozen modules.
+        for _ in (1, 2, 3):
+            if frame is None:
+                return False
+            name = frame.f_code.co_filename
+            if name.startswith("<") and not name.startswith(("<course", "<frozen")):
+                return True
+            frame = frame.f_back
+        return False
+
+    def check(event: str, args: tuple) -> bool:
+        origin = getframe(2)  # 0 check, 1 hook, 2 the Python code that raised the event
+        if event == "sys.addaudithook":
+            report("refused", event)
+            return True
+        if event in ("sys.settrace", "sys.setprofile"):
+            if origin.f_code.co_filename == runner_file:
+                return False
+            report("refused", event)
+            return True
+        if event == "open":
+            path = args[0]
+            if _type(path) in (_str, _bytes):
+                parts = fsdecode(path).split("/")
+                if _len(parts) >= 4 and parts[1] == "proc" and parts[-1] in ("mem", "pagemap"):
+                    report("taint", "open " + fsdecode(path))
+                    return True
+            return False
+        if event == "compile":
+            filename = args[1]
+            if _type(filename) in (_str, _bytes) and fsdecode(filename).startswith("<course") and \
+                    origin.f_code.co_filename != runner_file:
+                report("taint", "compile under a course cell's name")
+                return True
+            return False
+        if not from_student(origin):
+            return False
+        if event in refused or event.startswith("ctypes."):
+            report("taint", event)
+            return True
+        if event == "object.__getattr__":
+            if args[1] in frame_attrs:
+                report("taint", _type(args[0]).__name__ + "." + args[1])
+            return False
+        if event == "object.__setattr__":
+            target, attr = args[0], args[1]
+            if _type(target) is function_type and attr in ("__code__", "__defaults__", "__kwdefaults__") and \
+                    not target.__code__.co_filename.startswith("<cell"):
+                report("taint", "set " + target.__qualname__ + "." + attr)
+                return True
+            return False
+        if event == "sys._getframe":
+            report("taint", event)
+        return False
+
+    def hook(event: str, args: tuple) -> None:
+        if event not in watched and not event.startswith("ctypes."):
+            return
+        if _getattr(local, "busy", False):  # the hook's own frame and attribute reads raise events too
+            return
+        _setattr(local, "busy", True)
+        try:
+            refuse = check(event, args)
+        finally:
+            _setattr(local, "busy", False)
+        if refuse:
+            raise refusal(f"{event} is not allowed while grading")
+
+    sys.addaudithook(hook)
+
+
+def make_timer():
+    """call(function, seconds) -> (value, exception): function() with CellTimeout raised in it after `seconds`
+    (and every second after that, so a loop that swallows one gets the next; the grader ends what still runs)."""
+    armed, setitimer, real, handle, alarm = [False], signal.setitimer, signal.ITIMER_REAL, signal.signal, \
+        signal.SIGALRM
+    timeout, anything = CellTimeout, BaseException
+
+    def on_alarm(signum, frame):
+        if armed[0]:
+            setitimer(real, 1.0)
+            raise timeout("the cell ran past its time limit")
+
+    def call(function, seconds: float):
+        handle(alarm, on_alarm)  # a cell may have installed its own handler
+        try:
+            try:
+                armed[0] = True
+                setitimer(real, seconds)
+                return function(), None
+            finally:
+                setitimer(real, 0)
+                armed[0] = False
+        except anything as error:
+            return None, error
+
+    return call
+
+
+def make_cell_runner(job: dict, ns: dict, restore, call, current: list):
+    """run(cell) -> result dict. The lines between a cell's end and restore() use captured callables only."""
+    _compile, _exec, _eval, _isinstance, _dict, _len = compile, exec, eval, isinstance, dict, len
+    only_ast, expr, expression = ast.PyCF_ONLY_AST, ast.Expr, ast.Expression
+    gc_enable, gc_disable, monotonic, threads = gc.enable, gc.disable, time.monotonic, sys._current_frames
+    getpid, leave, runner_pid = os.getpid, os._exit, os.getpid()
+    reap = _reaper() if job.get("reap") else (lambda: None)
+    builtins_copy = dict(builtins.__dict__)
+    limit, timeout = job["stream_limit"], job["cell_timeout"]
+    course_bindings = {}  # name -> value a course cell imported or defined
+
+    def execute(source: str, filename: str, namespace: dict):
+        tree = _compile(source, filename, "exec", only_ast)
+        last = tree.body.pop() if tree.body and _isinstance(tree.body[-1], expr) else None
+        _exec(_compile(tree, filename, "exec"), namespace)
+        if last is not None:
+            value = _eval(_compile(expression(last.value), filename, "eval"), namespace)
+            return None if source.rstrip().endswith(";") else value
+        return None
+
+    def run(cell: dict) -> dict:
+        before_changes = restore()
+        index, kind, source = cell["index"], cell["kind"], cell["source"]
+        current[0] = index
+        filename = (STUDENT_FILE if kind == "student" else COURSE_FILE).format(index)
+        if not cell.get("hidden"):
+            linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        result = {"type": "result", "index": index, "restored": before_changes}
+        if kind == "test":
+            namespace, hidden = _test_namespace(result)
+            result["threads"] = _len(threads()) - 1
+        else:
+            namespace, hidden = ns, {}
+        before = _dict(ns) if kind == "course" else None
+        out_parts, err_parts = [], []
+        out, err = Capture(out_parts, limit), Capture(err_parts, limit)
+        streams = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = out, err
+        started = monotonic()
+        gc_enable()
+        value, error = call(lambda: execute(source, filename, namespace), timeout)
+        if getpid() != runner_pid:
+            leave(0)  # a child the cell forked, back in the runner's loop: only the runner runs the notebook
+        gc_disable()
+        changed = restore()
+        seconds = monotonic() - started
+        reap()
+        if kind == "test":
+            result["threads"] = max(result["threads"], _len(threads()) - 1)
+        swapped = sys.stdout is not out or sys.stderr is not err
+        sys.stdout, sys.stderr = streams
+        # Describing the outcome may run student code (an exception's __str__, a value's __repr__): under the
+        # timer, followed by another restore.
+        if error is not None:
+            result["error"] = _describe(error)
+        elif value is not None:
+            text, problem = call(lambda: repr(value), 2.0)
+            result["display"] = _cap(text if problem is None else f"<repr() failed: {type(problem).__name__}>",
+                                     20000)
+        changed += restore() + (["sys.stdout or sys.stderr"] if swapped else [])
+        result.update(ok=error is None, seconds=round(seconds, 3), stdout=_joined(out_parts, out.dropped),
+                      stderr=_joined(err_parts, err.dropped), changed=changed)
+        if kind == "test":  # what the test cell defined stays defined, as in a notebook
+            for name, bound in namespace.items():
+                if name != "__builtins__" and name not in hidden and ns.get(name) is not bound:
+                    ns[name] = bound
+        if kind == "course":
+            _record_bindings(cell, filename, before)
+        return result
+
+    def _test_namespace(result: dict) -> tuple:
+        """A copy of the namespace for a test cell, and the student names hidden from it."""
+        namespace = _dict(ns)
+        hidden = {name: namespace.pop(name) for name in list(namespace)
+                  if name in builtins_copy and name not in course_bindings and not name.startswith("__")}
+        namespace["__builtins__"] = _dict(builtins_copy)
+        put_back = [name for name, value in course_bindings.items() if namespace.get(name) is not value]
+        namespace.update((name, course_bindings[name]) for name in put_back)
+        result["shadowed"] = sorted(name for name, value in hidden.items() if callable(value))
+        result["put_back"] = put_back
+        return namespace, hidden
+
+    def _record_bindings(cell: dict, filename: str, before: dict) -> None:
+        """Its imports, resolved from the guarded modules rather than the namespace, which student code can
+        change; and the functions and classes it defined."""
+        for name, module, attr in cell.get("imports", []):
+            target = sys.modules.get(module)
+            if target is not None and attr is not None:
+                target = getattr(target, attr, None)
+            if target is not None:
+                course_bindings[name] = target
+        for name in cell.get("defines", []):
+            value = ns.get(name)
+            code = getattr(value, "__code__", None)
+            if value is not before.get(name) and (isinstance(value, type) or
+                                                  (code is not None and code.co_filename == filename)):
+                course_bindings[name] = value
+
+    def _describe(error: BaseException) -> dict:
+        def formatted():
+            entries = traceback.format_exception(type(error), error, error.__traceback__)
+            # Without this file's frames a traceback starts in the cell, as in Jupyter.
+            return "".join(entry for entry in entries if __file__ not in entry)
+
+        evalue, problem = call(lambda: str(error), 2.0)
+        trace, problem2 = call(formatted, 5.0)
+        return {"ename": type(error).__name__,
+                "evalue": _cap(evalue if problem is None else "<str() failed>", 2000),
+                "traceback": _cap(trace if problem2 is None else "<traceback unavailable>", 16000)}
+
+    return run
+
+
+def _reaper():
+    """reap(): kills every other process of the sandbox and collects the runner's dead children. Called after
+    each cell, so no process a cell started (a fork bomb's children, a daemon) outlives it. Only in the sandbox,
+    whose pid namespace holds nothing else: kill(-1) reaches every process the caller may signal except itself
+    and pid 1 (bwrap, which runs as root)."""
+    if os.path.basename(_read("/proc/1/cmdline").split(b"\0")[0]) != b"bwrap":
+        raise RuntimeError("asked to reap processes outside a sandbox")
+    kill, waitpid, no_wait, child_error = os.kill, os.waitpid, os.WNOHANG, ChildProcessError
+
+    def reap() -> None:
+        try:
+            kill(-1, signal.SIGKILL)
+        except ProcessLookupError:  # nothing else is running
+            pass
+        try:
+            while waitpid(-1, no_wait)[0]:
+                pass
+        except child_error:
+            pass
+
+    return reap
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _joined(parts: list, dropped: int) -> str:
+    text = "".join(parts)
+    return text + f"\n[... {dropped} more characters not kept]\n" if dropped else text
+
+
+def _cap(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f"\n[... {len(text) - limit} more characters]"
+
+
+def _read_job(fd: int) -> dict:
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(fd)
+    return json.loads(b"".join(chunks))
+
+
+def _set_up(job: dict) -> list:
+    """Limits, $HOME, imports and seeds, before any student code and before the student's files are in reach
+    (cwd is not their folder, which is not on sys.path: none of their files is read at import). Returns the
+    modules loaded."""
+    for name, value in job["limits"].items():
+        # The CPU limit's hard value comes later: SIGXCPU first, SIGKILL 5 s after.
+        resource.setrlimit(getattr(resource, name), (value, value + 5 if name == "RLIMIT_CPU" else value))
+    shutil.copytree(job["home_seed"], os.environ["HOME"], dirs_exist_ok=True)
+    os.chdir(os.environ["HOME"])
+    loaded = []
+    for module in job["imports"]:
+        try:
+            __import__(module)
+            loaded.append(module)
+        except BaseException:  # noqa: B036 - the course cell that imports it fails the same way, and says why
+            pass
+    optim = sys.modules.get("torch.optim")
+    if optim is not None:
+        # torch wraps an optimizer class's step() the first time one is built; wrapping them all now puts the
+        # wrapped ones in the guard's snapshot, so building an optimizer later changes nothing.
+        classes = [optim.Optimizer]
+        while classes:
+            cls = classes.pop()
+            classes.extend(cls.__subclasses__())
+            try:
+                cls.__new__(cls)._patch_step_function()
+            except Exception:  # noqa: S110 - an abstract or unusual optimizer class: it keeps its step()
+                pass
+    random.seed(job["seed"])
+    if "numpy" in sys.modules:
+        sys.modules["numpy"].random.seed(job["seed"])
+    if "torch" in sys.modules:
+        torch = sys.modules["torch"]
+        torch.manual_seed(job["seed"])
+        torch.use_deterministic_algorithms(True)
+    return loaded
+
+
+def _enter_workdir(job: dict) -> None:
+    """The notebook's folder: the student's files and the course's data files beside it, as the working folder,
+    and last on sys.path (a helper module of theirs imports; it never shadows an installed one)."""
+    shutil.copytree(job["data"], job["workdir"], dirs_exist_ok=True)
+    os.chdir(job["workdir"])
+    sys.path.append(job["workdir"])
+
+
+def main(argv: list) -> None:
+    job = _read_job(int(argv[1]))
+    send, encode = channel.sender(int(argv[2]), bytes.fromhex(job.pop("key"))), channel.encoder()
+    loaded = _set_up(job)
+    gc.disable()  # enabled only while a cell runs
+    # Classes and functions students define live in a fresh `__main__`, as in Jupyter (pickle finds them there);
+    # this file's module leaves sys.modules, and stays under the guard with nothing added to it.
+    user = types.ModuleType("__main__")
+    user.__dict__.update(__builtins__=builtins, get_ipython=Shell)
+    runner_module, sys.modules["__main__"] = sys.modules["__main__"], user
+    restore = make_guard({"<runner>": runner_module})
+    current, leave = [-1], os._exit
+    install_audit(send, current)
+    _enter_workdir(job)
+    run = make_cell_runner(job, user.__dict__, restore, make_timer(), current)
+    send(encode({"type": "ready", "imports": loaded}))
+    for cell in job["cells"]:
+        send(encode(run(cell)))
+    send(encode({"type": "finished"}))
+    # No interpreter shutdown: it would run the atexit handlers and finalizers student code registered.
+    leave(0)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,104 @@
+"""The sandbox and the channel: grading stops with a clear message when bubblewrap is missing (unless
+--no-sandbox), five runs give byte-identical reports, the notebook wall clock holds, and the channel and the
+runner refuse what they must."""
+import os
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command
+
+from autograder import channel, mutation
+from autograder.report import read_rows
+
+FIXTURE = "fx01_basics"
+CHAPTER = "ch01_gradient_descent"
+
+
+def _fixture_submission(submitted, student, solutions: dict) -> None:
+    nb = nbformat.read(FIXTURE_COURSE / "source" / FIXTURE / f"{FIXTURE}.ipynb", as_version=4)
+    for cell, source in solutions.items():
+        nb = mutation.mutant_notebook(nb, mutation.Mutant(cell, "test", source, frozenset()))
+    mutation.write_submission(nb, submitted, student, FIXTURE, FIXTURE)
+
+
+def test_without_bubblewrap_grading_stops_unless_no_sandbox(tmp_path):
+    _fixture_submission(tmp_path / "submitted", "reference", {})
+    no_tools = tmp_path / "empty-path"
+    no_tools.mkdir()
+    env = dict(os.environ, PATH=str(no_tools))
+    command = autograder_command(tmp_path / "submitted", tmp_path / "out", "--course-dir", str(FIXTURE_COURSE))
+    refused = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, env=env)
+    assert refused.returncode == 1
+    assert "bubblewrap (bwrap) is not installed" in refused.stderr and "--no-sandbox" in refused.stderr
+    assert not (tmp_path / "out" / "grades.csv").exists()
+    allowed = subprocess.run(command + ["--no-sandbox"], cwd=REPO_ROOT, capture_output=True, text=True, env=env)
+    assert allowed.returncode == 0, allowed.stderr
+    assert "WITHOUT a sandbox" in allowed.stdout
+    assert [(r["status"], r["score"]) for r in read_rows(tmp_path / "out" / "grades.csv")] == [("graded", "6")]
+
+
+def test_notebook_wall_clock_stops_a_slow_notebook(tmp_path):
+    nap = "import time\ntime.sleep(2.5)\n"
+    _fixture_submission(tmp_path / "submitted", "slow", {"square": nap + "def square(x):\n    return x * x\n",
+                                                          "mean_of": nap + "def mean_of(xs):\n    return 0\n"})
+    command = autograder_command(tmp_path / "submitted", tmp_path / "out", "--course-dir", str(FIXTURE_COURSE),
+                                 "--cell-timeout", "5", "--notebook-timeout", "4")
+    done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    [row] = read_rows(tmp_path / "out" / "grades.csv")
+    assert (row["status"], row["score"]) == ("timeout", "3"), row
+    assert row["detail"].startswith("The notebook ran longer than 4 s in all (stopped in cell 'mean_of')"), row
+
+
+def test_five_runs_give_byte_identical_reports(tmp_path):
+    source = nbformat.read(REPO_ROOT / "source" / CHAPTER / f"{CHAPTER}.ipynb", as_version=4)
+    blank = nbformat.read(REPO_ROOT / "release" / CHAPTER / f"{CHAPTER}.ipynb", as_version=4)
+    submitted = tmp_path / "submitted"
+    mutation.write_submission(source, submitted, "reference", CHAPTER, CHAPTER)
+    mutation.write_submission(blank, submitted, "blank", CHAPTER, CHAPTER)
+    text = (REPO_ROOT / "autograder" / "mutants" / CHAPTER / "grad_stats" / "population_std.py").read_text()
+    wrong = mutation.mutant_notebook(source, mutation.Mutant("grad_stats", "population_std", text, frozenset()))
+    mutation.write_submission(wrong, submitted, "wrong", CHAPTER, CHAPTER)
+    reports = set()
+    for run in range(5):
+        out = tmp_path / f"out{run}"
+        jobs = ("--jobs", "2") if run % 2 else ()
+        done = subprocess.run(autograder_command(submitted, out, "--assignment", CHAPTER, *jobs), cwd=REPO_ROOT,
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        reports.add(((out / "grades.csv").read_bytes(), (out / "cells.csv").read_bytes()))
+    assert len(reports) == 1
+    rows = {r["student"]: r for r in read_rows(tmp_path / "out0" / "grades.csv")}
+    assert {s: r["score"] for s, r in rows.items()} == {"blank": "0", "reference": "18", "wrong": "15"}
+
+
+def test_channel_accepts_only_the_next_line_signed_with_the_key():
+    key = channel.new_key()
+    read, write = os.pipe()
+    send, encode = channel.sender(write, key), channel.encoder()
+    for body in ({"type": "ready"}, {"type": "result", "index": 3}, {"type": "finished"}):
+        send(encode(body))
+    os.close(write)
+    lines = channel.LineReader().feed(os.read(read, 65536))
+    os.close(read)
+    verifier = channel.Verifier(key)
+    assert verifier.check(lines[0]) == {"type": "ready"}
+    forged = lines[1].replace(b'"index":3', b'"index":4')
+    for line in (lines[0], lines[2], forged, b"garbage", b"1 abc {}"):  # replayed, skipped ahead, forged, junk
+        with pytest.raises(channel.ChannelError):
+            verifier.check(line)
+    assert [verifier.check(line)["type"] for line in lines[1:]] == ["result", "finished"]
+    with pytest.raises(channel.ChannelError, match="bad MAC"):
+        channel.Verifier(channel.new_key()).check(lines[0])
+    with pytest.raises(channel.ChannelError):
+        channel.LineReader().feed(b"x" * (channel.MAX_LINE + 1))
+
+
+def test_runner_refuses_to_kill_processes_outside_a_sandbox():
+    """The runner's reaper kills every process it may signal: only ever inside bwrap's pid namespace."""
+    code = ("import sys; sys.path.insert(0, 'autograder'); import runner\n"
+            "try:\n    runner._reaper()\nexcept RuntimeError as error:\n    print(error)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.stdout.strip() == "asked to reap processes outside a sandbox", done.stderr
