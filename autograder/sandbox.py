@@ -155,16 +155,17 @@ class Jail:
         binds += [(str(HERE / "runner.py"), f"{GRADER_DIR}/runner.py"),
                   (str(HERE / "channel.py"), f"{GRADER_DIR}/channel.py"),
                   (str(self.scratch / "data"), self.data), (str(self.sandbox.home_seed), self.home_seed)]
+        # The scratch /tmp is mounted before the binds: a checkout that lives under /tmp (a CI clone) keeps its
+        # venv and course package visible, read-only, on top of it.
+        bwrap += ["--size", str(self.sandbox.limits.tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp"]
         # bwrap would make the folders above a mount point private to root (0700): make them readable first.
-        parents = sorted({str(parent) for _, dest in binds for parent in Path(dest).parents if str(parent) != "/"},
-                         key=lambda p: p.count("/"))
+        parents = sorted({str(parent) for _, dest in binds for parent in Path(dest).parents
+                          if str(parent) not in ("/", "/tmp")}, key=lambda p: p.count("/"))
         for parent in parents:
             bwrap += ["--perms", "0755", "--dir", parent]
         for source, dest in binds:
             bwrap += ["--ro-bind", source, dest]
-        bwrap += ["--proc", "/proc", "--dev", "/dev",
-                  "--size", str(self.sandbox.limits.tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp",
-                  "--chdir", "/tmp", "--"]
+        bwrap += ["--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp", "--"]
         setpriv = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--no-new-privs",
                    "--inh-caps=-all", "--bounding-set=-all", "--"]
         return bwrap + setpriv + program
