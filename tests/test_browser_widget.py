@@ -15,6 +15,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tools import notebook_run
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -51,10 +53,8 @@ def test_dragging_the_lr_slider_redraws_the_plot(tmp_path):
     nbformat.write(nb, served / "slider.ipynb")
 
     port, token = _free_port(), "fbf-browser-test"
-    env = dict(os.environ, JUPYTER_TOKEN=token, JUPYTER_CONFIG_DIR=str(tmp_path / "cfg"),
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "run"), IPYTHONDIR=str(tmp_path / "ipy"),
-               MPLCONFIGDIR=str(tmp_path / "mpl"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "ws"))
-    env.pop("MPLBACKEND", None)  # a student's kernel draws inline; the test session's Agg would draw nothing
+    # A student's kernel environment: it draws inline (the test session's Agg backend would draw nothing).
+    env = dict(notebook_run.kernel_env("grade", tmp_path), JUPYTER_TOKEN=token)
     lab = subprocess.Popen(["bash", str(ROOT / "tools" / "lab.sh"), str(port), str(served)], env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:

@@ -8,6 +8,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tools import notebook_run
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -24,8 +26,7 @@ def _get(url):
 
 def test_make_lab_serves_release_notebooks(tmp_path):
     port, token = _free_port(), "fbf-test-token"
-    env = dict(os.environ, JUPYTER_TOKEN=token, JUPYTER_CONFIG_DIR=str(tmp_path / "cfg"),
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "run"), IPYTHONDIR=str(tmp_path / "ipy"))
+    env = dict(notebook_run.kernel_env("grade", tmp_path), JUPYTER_TOKEN=token)
     proc = subprocess.Popen(["make", "--no-print-directory", "lab", f"LAB_PORT={port}"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
