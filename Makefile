@@ -10,7 +10,7 @@ SUBMITTED ?= submitted
 OUT ?= grading-out
 CHAPTERS := $(notdir $(wildcard source/ch*))
 
-.PHONY: setup system-packages test lab release autograde bench gpu-check constraints clean
+.PHONY: setup system-packages test lab release autograde bench constraints clean
 
 setup: $(STAMP) system-packages
 
