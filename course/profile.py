@@ -23,8 +23,8 @@ _SIZES = {
         "sweep_samples": (64, 512, 2048),
         "quadratic_dim": (6, 20, 50),
         "quadratic_steps": (150, 200, 400),
-        "warmup_steps_total": (20, 300, 600),
-        "warmup_samples": (32, 256, 1024),
+        "warmup_steps_total": (40, 300, 300),
+        "warmup_samples": (64, 256, 256),
         "widget_steps": (20, 40, 60),
     },
     "ch02": {

@@ -2,9 +2,9 @@
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")
-    if not all(math.isfinite(v) for v in losses):
-        return "diverged"
     first, last = losses[0], losses[-1]
+    if not all(math.isfinite(v) for v in losses) or max(losses) > 100 * abs(first):
+        return "diverged"
     if abs(last - first) <= 0.01 * abs(first):
         return "stalled"
     if last > first:

@@ -1,8 +1,11 @@
-# Canonical mistake: no finiteness check; comparisons with nan are always False, so a blown-up run looks calm.
+# Canonical mistake: no finiteness check; comparisons with nan are always False, so a run that went to nan
+# looks calm.
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")
     first, last = losses[0], losses[-1]
+    if max(losses) > 100 * abs(first):
+        return "diverged"
     if abs(last - first) <= 0.01 * abs(first):
         return "stalled"
     if last > first:

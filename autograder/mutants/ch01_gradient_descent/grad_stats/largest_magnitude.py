@@ -1,0 +1,10 @@
+# Canonical mistake: "max" as the largest magnitude, the number the chapter prints per layer, not the largest entry.
+def grad_stats(t):
+    t = t.detach()
+    return {
+        "mean": t.mean().item(),
+        "std": t.std().item(),
+        "min": t.min().item(),
+        "max": t.abs().max().item(),
+        "nonzero": (t != 0).double().mean().item(),
+    }
