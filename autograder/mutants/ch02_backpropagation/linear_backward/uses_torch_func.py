@@ -1,0 +1,6 @@
+# fails: test_linear_backward_hidden
+# Canonical shortcut: asks torch.func.vjp (autograd under another name) for the gradients.
+def linear_backward(grad_out, x, W):
+    b = torch.zeros(W.shape[0], dtype=W.dtype)
+    _, vjp = torch.func.vjp(F.linear, x, W, b)
+    return vjp(grad_out)
