@@ -26,7 +26,11 @@ def test_source_notebook_is_stored_without_outputs(chapter):
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_markdown_types_no_measured_numbers(chapter):
-    """Measured numbers belong in cell output. Prose may name sizes and settings, never a decimal result."""
+    """Measured numbers belong in cell output. Prose may name sizes and settings, never a decimal result.
+
+    Decimals (0.25, 1.5e-3) and scientific notation (1e-16, 2E+5) count; formulas in $...$ and code in backticks
+    (an `eps=1e-5` argument, a width) are left out.
+    """
     import nbformat
 
     nb = nbformat.read(notebook_run.source_notebook(chapter), as_version=4)
@@ -35,5 +39,5 @@ def test_markdown_types_no_measured_numbers(chapter):
             continue
         text = re.sub(r"\$[^$]*\$", "", cell.source)          # formulas
         text = re.sub(r"`[^`]*`", "", text)                    # code
-        decimals = re.findall(r"(?<![\w.])\d+\.\d+(?:e-?\d+)?", text)
+        decimals = re.findall(r"(?<![\w.])\d+(?:\.\d+(?:[eE][-+]?\d+)?|[eE][-+]?\d+)", text)
         assert decimals == [], f"{cell.metadata.get('nbgrader', {}).get('grade_id')}: typed numbers {decimals}"
