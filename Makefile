@@ -8,6 +8,8 @@ STAMP := $(VENV)/.installed
 LAB_PORT ?= 8888
 SUBMITTED ?= submitted
 OUT ?= grading-out
+# More options for `python -m autograder grade`, e.g. ARGS="--jobs 2" or ARGS=--force.
+ARGS ?=
 CHAPTERS := $(notdir $(wildcard source/ch*))
 
 .PHONY: setup system-packages test lab release autograde bench constraints clean
@@ -34,7 +36,7 @@ release: setup
 	$(PY) -m tools.release $(CHAPTERS)
 
 autograde: setup
-	$(PY) -m autograder grade $(SUBMITTED) --out $(OUT)
+	$(PY) -m autograder grade $(SUBMITTED) --out $(OUT) $(ARGS)
 
 bench: setup
 	$(PY) -m tools.bench
@@ -43,5 +45,6 @@ bench: setup
 constraints: setup
 	$(PY) -m tools.constraints
 
+# Grades (grading-out/ or any OUT) are never deleted here.
 clean:
-	rm -rf $(VENV) build bench-results grading-out
+	rm -rf $(VENV) build bench-results
