@@ -1,5 +1,6 @@
-"""Shared test set-up: where the repository and the fixture course are, how to run the autograder, and an
-environment in which Jupyter, IPython and Matplotlib never write to $HOME."""
+"""Shared test set-up: where the repository and the fixture course are, how to run the autograder and plain
+nbgrader, and an environment in which Jupyter, IPython and Matplotlib never write to $HOME."""
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -33,3 +34,12 @@ def run_autograder(submitted: Path, out: Path, *options: str) -> subprocess.Comp
     if done.returncode != 0:
         pytest.fail(f"autograder exited {done.returncode}\n--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}")
     return done
+
+
+def run_nbgrader(folder: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """Plain `nbgrader ARGS` in `folder`, as an instructor or the Validate button runs it: COURSE_PROFILE unset
+    unless given in `env`, and the venv's scripts on PATH (a new gradebook asks `alembic` for its schema)."""
+    base = {name: value for name, value in os.environ.items() if name != "COURSE_PROFILE"}
+    base["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), base.get("PATH", "")])
+    return subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=folder, env={**base, **env},
+                          capture_output=True, text=True)

@@ -1,4 +1,6 @@
-"""`make lab` serves the student notebooks on localhost: start it, ask /api/status and /api/contents, stop it."""
+"""`make lab` serves the student notebooks on localhost (start it, ask /api/status and /api/contents, stop it),
+and gives their folder an nbgrader config with the course's Execute settings, so the Validate button runs a
+notebook as grading does: same cell timeout, grade profile."""
 import json
 import os
 import signal
@@ -8,6 +10,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+import nbformat
+from conftest import run_nbgrader
+
+from autograder import lab_config
+from autograder.course_root import CONFIG_FILE, load_config
 from tools import notebook_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,3 +54,22 @@ def test_make_lab_serves_release_notebooks(tmp_path):
         os.killpg(proc.pid, signal.SIGTERM)
         output = proc.communicate(timeout=30)[0]
     assert f"http://127.0.0.1:{port}/lab?token={token}" in output
+    assert "No nbgrader_config.py file found" not in output
+    assert (ROOT / "notebooks" / CONFIG_FILE).read_text() == lab_config.text(ROOT)
+
+
+def test_lab_config_holds_the_course_execute_settings_only(tmp_path):
+    assert lab_config.main([str(ROOT), str(tmp_path)]) == 0
+    config = load_config(tmp_path)
+    assert list(config) == ["Execute"]
+    assert config.Execute == load_config(ROOT).Execute
+
+
+def test_validate_in_a_lab_folder_runs_in_the_grade_profile(tmp_path):
+    lab_config.main([str(ROOT), str(tmp_path)])
+    probe = nbformat.v4.new_code_cell("import os\nassert os.environ.get('COURSE_PROFILE') == 'grade'")
+    probe.metadata.nbgrader = {"grade": True, "grade_id": "probe", "points": 1, "solution": False, "locked": False,
+                               "schema_version": 3}
+    nbformat.write(nbformat.v4.new_notebook(cells=[probe]), tmp_path / "probe.ipynb")
+    done = run_nbgrader(tmp_path, "validate", "probe.ipynb")
+    assert "Success! Your notebook passes all the tests." in done.stdout, done.stdout + done.stderr

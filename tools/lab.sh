@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make lab`: JupyterLab on the student notebooks. The release copies are copied once into notebooks/
 # (gitignored) so a student's work never collides with the committed release/; existing work is never
-# overwritten. Usage: lab.sh [PORT] [FOLDER]; FOLDER (tests use it) is served as it is, instead of notebooks/.
+# overwritten; notebooks/nbgrader_config.py is generated. Usage: lab.sh [PORT] [FOLDER]; FOLDER (tests use it)
+# is served as it is, instead of notebooks/.
 # Set JUPYTER_TOKEN to choose the token.
 set -euo pipefail
 port="${1:-8888}"
@@ -14,6 +15,9 @@ if [ -z "$serve" ]; then
     name="$(basename "$chapter")"
     [ -e "$serve/$name" ] || cp -r "$chapter" "$serve/$name"
   done
+  # The Validate button runs `nbgrader validate` with the served folder's config: the course's Execute settings
+  # (timeout, grade profile), rewritten on every start so they follow the course's nbgrader_config.py.
+  "$root/.venv/bin/python" -m autograder.lab_config "$root" "$serve"
 fi
 # No news or update checks: the course works offline.
 settings="$root/.venv/share/jupyter/lab/settings"
