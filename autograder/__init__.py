@@ -3,6 +3,8 @@
 Modules, by concept:
   course_root  a temporary nbgrader course root: the assignment generated, and each notebook's blueprint
                (course cells, hidden tests and points, from the gradebook)
+  roster       the students of a submitted folder, and warnings about its layout
+  outdir       an output folder belongs to one run: an earlier run's results are refused or, with --force, replaced
   precheck     find a student's notebook (a renamed one by its grade_ids) and read it without trusting the file
   repair       restore course cells against the blueprint; every repair becomes a flag
   scan         a static scan of the student's code, for an instructor to review
@@ -15,6 +17,7 @@ Modules, by concept:
   feedback     the feedback page per notebook, without hidden tests
   grading      one student's notebook, and a whole batch (--jobs)
   report       grades.csv and cells.csv
+  lab_config   the Execute settings for the folder `make lab` serves, so Validate runs notebooks as grading does
   mutation     wrong-on-purpose solutions that every test cell must catch (used by the tests)
 Data: mutants/ (canonical wrong solutions), corpus/ (broken and hostile submissions, graded by the tests).
 """

@@ -1,15 +1,18 @@
 """Command line: `python -m autograder grade SUBMITTED_DIR --out OUT_DIR [--assignment A ...] [--jobs N] ...`.
 
 Exit status: 0 when every student × notebook got its row (whatever the notebooks did); 1 when grading itself
-could not run (no sandbox, a course that cannot be generated); 2 for a usage error; 130 when interrupted.
+could not run (no sandbox, a course that cannot be generated); 2 for a usage error (an OUT_DIR holding an earlier
+run's results without --force included); 130 when interrupted.
 """
 import argparse
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from .course_root import CourseRootError, assignments_in
 from .grading import DEFAULT_NOTEBOOK_TIMEOUT, Options, grade_batch
+from .outdir import OutDirError, claim
 from .report import write_reports
 from .sandbox import SandboxError
 
@@ -23,6 +26,9 @@ def _parser() -> argparse.ArgumentParser:
                     "OUT_DIR/grades.csv, OUT_DIR/cells.csv, OUT_DIR/feedback/ and OUT_DIR/grading.log.")
     grade.add_argument("submitted", type=Path, metavar="SUBMITTED_DIR")
     grade.add_argument("--out", type=Path, required=True, metavar="OUT_DIR")
+    grade.add_argument("--force", action="store_true",
+                       help="delete the results of an earlier run in OUT_DIR (grades, cells, feedback) first; "
+                            "without it such an OUT_DIR is refused")
     grade.add_argument("--assignment", action="append", dest="assignments", metavar="A",
                        help="grade only this assignment (repeatable; default: every folder under source/)")
     grade.add_argument("--cell-timeout", type=float, metavar="SECONDS",
@@ -55,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(args.assignments or []) - set(known))
     if unknown:
         parser.error(f"no such assignment under source/: {', '.join(unknown)}")
-    args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        claim(args.out, args.force)
+    except OutDirError as error:
+        parser.error(str(error))
     sys.stdout.reconfigure(errors="backslashreplace")  # a student folder's name may not be valid UTF-8
     options = Options(args.cell_timeout, args.notebook_timeout, args.jobs, not args.no_sandbox)
 
@@ -65,9 +74,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{result.student}/{result.assignment}/{result.notebook}: {result.status} "
               f"{result.score:g}/{result.max_score:g}", flush=True)
 
+    def warn(text: str) -> None:
+        print(f"warning: {text}", flush=True)
+
     try:
         with open(args.out / "grading.log", "w", buffering=1, encoding="utf-8", errors="backslashreplace") as log:
-            results = grade_batch(args.course_dir, args.submitted, args.out, log, args.assignments, options, progress)
+            results = grade_batch(args.course_dir, args.submitted, args.out, log, args.assignments, options, progress,
+                                  warn)
     except (CourseRootError, SandboxError) as error:
         print(f"autograder: {error}", file=sys.stderr)
         return 1
@@ -75,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
         print("autograder: interrupted; no reports written", file=sys.stderr)
         return 130
     write_reports(results, args.out)
-    print(f"Graded {len(results)} notebooks in {time.monotonic() - started:.1f} s"
+    counts = ", ".join(f"{n} {status}" for status, n in sorted(Counter(r.status for r in results).items()))
+    print(f"{len(results)} notebook{'' if len(results) == 1 else 's'} ({counts or 'no student folders'}) in "
+          f"{time.monotonic() - started:.1f} s"
           f"{'' if options.isolate else ' WITHOUT a sandbox'}; wrote {args.out / 'grades.csv'}, "
           f"{args.out / 'cells.csv'} and {args.out / 'feedback'}")
     return 0

@@ -3,7 +3,8 @@
 The repaired notebook with what each cell printed, its errors, and a line per test cell saying whether it passed.
 A hidden test cell shows the text students were given (its release source), and only "hidden tests passed" or
 "failed": never its source, output or traceback. Any line of any output that repeats a line of hidden test code
-(a notebook could print it) is removed.
+(a notebook could print it) is removed, and the repository's absolute path (in tracebacks through the `course`
+package or the venv) is cut to a repository-relative one: the instructor's folders are not the student's business.
 
 The page runs no script: code and outputs are escaped by nbconvert's highlighting and ANSI filters, the course's
 own markdown is rendered, and markdown a student wrote is shown as text in a fenced block. nbconvert's HTML
@@ -23,6 +24,8 @@ HIDDEN_BLOCK = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", 
 MIN_SECRET_LINE = 12  # shorter lines (`assert x`, `)`) say nothing about a test
 REMOVED = "[a line of hidden test code was removed here]"
 _exporters = threading.local()
+# The repository holding this package, the `course` package and the venv, as their files' paths spell it.
+REPOSITORY_PREFIX = f"{Path(__file__).resolve().parents[1]}/"
 
 
 def _secret_lines(blueprint: Blueprint) -> set[str]:
@@ -32,6 +35,8 @@ def _secret_lines(blueprint: Blueprint) -> set[str]:
 
 
 def _redact(text: str, secrets: set[str]) -> str:
+    """Output text fit for the student: repository paths shortened, lines of hidden test code removed."""
+    text = text.replace(REPOSITORY_PREFIX, "")
     if not secrets:
         return text
     return "\n".join(REMOVED if any(secret in line for secret in secrets) else line for line in text.split("\n"))

@@ -15,12 +15,12 @@ import tempfile
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from traitlets.config import Config
 
-from . import feedback, plan, precheck, repair, scan, scoring, session
+from . import feedback, plan, precheck, repair, roster, scan, scoring, session
 from .course_root import Blueprint, CourseRoot, assignments_in, generated_course_root
 from .sandbox import Limits, Sandbox
 from .scoring import CellScore
@@ -92,11 +92,14 @@ def _stage_files(folder: Path, blueprint: Blueprint, data: Path) -> list[str]:
 
 
 class Grader:
-    """Grades notebooks of one batch: one course root, one sandbox, one output folder."""
+    """Grades notebooks of one batch: one course root, one sandbox, one output folder. `student_flags` are
+    added to every row of that student."""
 
-    def __init__(self, course: CourseRoot, sandbox: Sandbox, submitted: Path, out: Path, temp: Path):
+    def __init__(self, course: CourseRoot, sandbox: Sandbox, submitted: Path, out: Path, temp: Path,
+                 student_flags: dict[str, tuple[str, ...]]):
         self.course, self.sandbox = course, sandbox
         self.submitted, self.out, self.temp = submitted, out, temp
+        self.student_flags = student_flags
         config = course.config
         self.ignore = config.IgnorePattern.pattern if config.IgnorePattern.get("enabled", False) else None
         self.blueprints: dict[tuple[str, str], Blueprint] = {}
@@ -121,6 +124,7 @@ class Grader:
             result = NotebookResult(student, assignment, notebook, "error", "The grader failed on this notebook; an "
                                     "instructor will look at the grading log.", scoring.unscored(blueprint))
             nb = feedback.notebook(blueprint, None, {}, {}, self._heading(result))
+        result = replace(result, flags=self.student_flags.get(student, ()) + result.flags)
         page = self.out / "feedback" / student / assignment / f"{notebook}.html"
         try:
             feedback.write_html(nb, page)
@@ -185,15 +189,21 @@ def _build_home_seed(home: Path, preload: set[str]) -> None:
 
 
 def grade_batch(course_dir: Path, submitted_dir: Path, out_dir: Path, log, assignments: list[str] | None = None,
-                options: Options = Options(), progress=None) -> list[NotebookResult]:
+                options: Options = Options(), progress=None, warn=None) -> list[NotebookResult]:
     """One NotebookResult per student (folder of `submitted_dir`) × assignment × expected notebook, sorted.
-    `log` receives each notebook's grading log; `progress(result)` is called as each one finishes.
+    `log` receives each notebook's grading log; `progress(result)` is called as each one finishes, `warn(text)`
+    for each problem with the folder's layout (also written to the log and flagged on the student's rows).
     Raises SandboxError before grading anything when the sandbox cannot start, CourseRootError when the course
     cannot be generated."""
     course_dir, submitted_dir = course_dir.resolve(), submitted_dir.resolve()
-    assignments = sorted(assignments or assignments_in(course_dir))
-    # Dot-folders are editor and OS artefacts (.ipynb_checkpoints, .git), not students.
-    students = sorted(p.name for p in submitted_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
+    known = assignments_in(course_dir)
+    assignments = sorted(assignments or known)
+    students = roster.students(submitted_dir)
+    student_flags = {student: tuple(roster.warnings(submitted_dir, student, known)) for student in students}
+    for text in itertools.chain.from_iterable(student_flags.values()):
+        log.write(f"warning: {text}\n")
+        if warn:
+            warn(text)
     with tempfile.TemporaryDirectory(prefix="autograder-") as temp_name:
         temp = Path(temp_name)
         overrides = Config({"Execute": {"timeout": options.cell_timeout}}) if options.cell_timeout else None
@@ -203,7 +213,7 @@ def grade_batch(course_dir: Path, submitted_dir: Path, out_dir: Path, log, assig
             sandbox = Sandbox(options.isolate, limits, temp, GRADING_ENV)
             try:
                 sandbox.preflight(temp / "preflight")
-                grader = Grader(course, sandbox, submitted_dir, out_dir, temp)
+                grader = Grader(course, sandbox, submitted_dir, out_dir, temp, student_flags)
                 tasks = [(s, a, n) for s in students for a in assignments for n in course.notebooks(a)]
                 preload = {module for assignment in assignments for notebook in course.notebooks(assignment)
                            for cell in grader.blueprint(assignment, notebook).cells

@@ -1,6 +1,7 @@
 """The autograder and the release tool on the fixture course: every status, its sentence for the student, flags,
-per-cell scores, feedback without hidden tests, reports that are byte-identical serial, with --jobs 2 and with
---no-sandbox, and a course folder and repository left untouched."""
+per-cell scores, feedback without hidden tests or the repository's path, reports that are byte-identical serial,
+with --jobs 2 and with --no-sandbox, warnings about the submitted folder's layout, an OUT_DIR that holds one run's
+results only, and a course folder and repository left untouched."""
 import copy
 import html
 import re
@@ -29,6 +30,8 @@ HIDDEN_LINES = ("assert square(-2) == 4", "assert square(0.5) == 0.25", "assert 
 ALL_FAILED = "4 test cells failed: test_square, test_square_hidden, test_mean_of, test_mean_of_hidden"
 SQUARE_FAILED = "2 test cells failed: test_square, test_square_hidden"
 FULL = "Graded: 6 of 6 points; every test cell passed."
+TYPO_FOLDER = "missing_folder/fx01_basic/ is not an assignment of this course; it was not graded"
+TOO_DEEP = f"student folder {ASSIGNMENT}/ is named like an assignment: is SUBMITTED_DIR one level too deep?"
 # student -> (status, score, detail, a flag that must be there or None); max_score is 6 for all.
 EXPECTED = {
     # First in order: stock nbgrader aborts the whole run on a duplicated grade_id; here the copy is dropped.
@@ -36,11 +39,15 @@ EXPECTED = {
     "blank": ("graded", 0, f"Graded: 0 of 6 points; {ALL_FAILED}.", None),
     "empty": ("invalid", 0, "The file is empty.", None),
     "environment": ("graded", 6, FULL, None),
+    # An error raised in a library of the venv: its traceback is shown, with paths relative to the repository.
+    "venv_error": ("graded", 6, FULL, None),
+    # SUBMITTED_DIR given one level too deep looks like this: a student named like the assignment.
+    ASSIGNMENT: ("missing", 0, f"No {ASSIGNMENT}/ folder was submitted.", TOO_DEEP),
     "invalid_json": ("invalid", 0, "Not valid notebook JSON: Expecting value: line 1 column 1 (char 0).", None),
     "kernel_died": ("kernel_died", 0, "The notebook's process exited with status 1 in cell 'square'; the cells after "
                                       f"it did not run. Graded: 0 of 6 points; {ALL_FAILED}.", None),
     "matplotlib_notice": ("graded", 6, FULL, None),
-    "missing_folder": ("missing", 0, f"No {ASSIGNMENT}/ folder was submitted.", None),
+    "missing_folder": ("missing", 0, f"No {ASSIGNMENT}/ folder was submitted.", TYPO_FOLDER),
     "missing_notebook": ("missing", 0, f"No {ASSIGNMENT}.ipynb was submitted in {ASSIGNMENT}/.", None),
     "not_a_notebook": ("invalid", 0, "Not a valid Jupyter notebook: the file holds JSON, but no notebook (it has "
                                      "no nbformat version).", None),
@@ -63,6 +70,7 @@ for cell in frame.f_locals["job"]["cells"] if frame is not None else []:
     print(cell["source"])
 """
 SOLUTIONS = {  # student -> (solution cell, its new source)
+    "venv_error": ("square", SQUARE + "from packaging.version import Version\n\nVersion('one')\n"),
     "environment": ("square", "import os\n\nassert {k: os.environ.get(k) for k in ('COURSE_PROFILE', "
                               "'CUDA_VISIBLE_DEVICES', 'MPLBACKEND', 'PYTHONHASHSEED')} == {'COURSE_PROFILE': "
                               "'grade', 'CUDA_VISIBLE_DEVICES': '', 'MPLBACKEND': 'Agg', 'PYTHONHASHSEED': '0'}\n"
@@ -112,7 +120,8 @@ def _make_submissions(submitted: Path) -> None:
     }
     for student, content in files.items():
         _write(submitted / student / ASSIGNMENT, f"{ASSIGNMENT}.ipynb", content)
-    (submitted / "missing_folder").mkdir()
+    _write(submitted / "missing_folder" / "fx01_basic", f"{ASSIGNMENT}.ipynb", source)
+    _write(submitted / ASSIGNMENT, f"{ASSIGNMENT}.ipynb", source)
     _write(submitted / "missing_notebook" / ASSIGNMENT, "notes.txt", "I ran out of time.\n")
     _write(submitted / "renamed" / ASSIGNMENT, "my_work.ipynb", source)
 
@@ -125,25 +134,37 @@ def _leftovers() -> set[str]:
     return {name for name in NBGRADER_LEFTOVERS if (REPO_ROOT / name).exists()}
 
 
-RUNS = {"serial": (), "jobs2": ("--jobs", "2"), "no_sandbox": ("--no-sandbox", "--jobs", "2")}
+# The run without the sandbox replaces an earlier run's results (--force): a student who is gone must leave none.
+RUNS = {"serial": (), "jobs2": ("--jobs", "2"), "no_sandbox": ("--no-sandbox", "--jobs", "2", "--force")}
+GONE = "gone_student"
+
+
+def _earlier_results(out: Path) -> None:
+    _write(out, "grades.csv", f"student\n{GONE}\n")
+    _write(out / "feedback" / GONE / ASSIGNMENT, f"{ASSIGNMENT}.html", "<p>old</p>")
+    _write(out, "notes.txt", "the instructor's own file\n")
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    """Every kind of submission graded three times, at once: serially, with --jobs 2, and without the sandbox."""
+    """Every kind of submission graded three times, at once: serially, with --jobs 2, and without the sandbox
+    into a folder holding an earlier run's results."""
     base = tmp_path_factory.mktemp("grading")
     _make_submissions(base / "submitted")
+    _earlier_results(base / "no_sandbox")
     course_before, leftovers_before = _snapshot(FIXTURE_COURSE), _leftovers()
     options = ("--course-dir", str(FIXTURE_COURSE), "--cell-timeout", CELL_TIMEOUT)
     runs = {name: subprocess.Popen(autograder_command(base / "submitted", base / name, *options, *extra),
                                    cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for name, extra in RUNS.items()}
+    outputs = {}
     for name, run in runs.items():
         stdout, stderr = run.communicate()
         assert run.returncode == 0, f"{name}: autograder exited {run.returncode}\n{stdout}\n{stderr}"
         assert stderr == "", f"{name}: the autograder wrote to stderr:\n{stderr}"
+        outputs[name] = stdout
     return {"out": base / "serial", "runs": {name: base / name for name in RUNS}, "course_before": course_before,
-            "leftovers_before": leftovers_before}
+            "leftovers_before": leftovers_before, "stdout": outputs["serial"]}
 
 
 def test_grades_csv_has_one_row_per_student_with_status_detail_and_flags(graded):
@@ -156,8 +177,8 @@ def test_grades_csv_has_one_row_per_student_with_status_detail_and_flags(graded)
         assert got == (status, str(score), "6", ASSIGNMENT, ASSIGNMENT), row
         assert row["detail"] == detail, row
         assert (flag or "") in row["flags"], row
-    unflagged = {"blank", "empty", "invalid_json", "missing_folder", "missing_notebook", "not_a_notebook",
-                 "reference", "timeout", "wrong"}
+    unflagged = {"blank", "empty", "invalid_json", "missing_notebook", "not_a_notebook",
+                 "reference", "timeout", "venv_error", "wrong"}
     assert {r["student"]: r["flags"] for r in rows if r["student"] in unflagged} == dict.fromkeys(unflagged, "")
 
 
@@ -181,17 +202,46 @@ def _text(path: Path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", path.read_text()))
 
 
-def test_feedback_for_every_row_without_hidden_tests(graded):
+def test_feedback_for_every_row_without_hidden_tests_or_the_repository_path(graded):
     pages = {student: graded["out"] / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html" for student in EXPECTED}
     texts = {student: _text(page) for student, page in pages.items()}
     for student, text in texts.items():
         assert EXPECTED[student][2] in text, student
         assert not [line for line in HIDDEN_LINES if line in text], student
+        assert str(REPO_ROOT) not in text, student
+    assert 'File ".venv/lib/python' in texts["venv_error"] and 'packaging/version.py"' in texts["venv_error"]
     assert "Hidden tests failed (0 of 2 points)." in texts["wrong"]
     assert "ZeroDivisionError" not in texts["wrong"] and "AssertionError" not in texts["wrong"]
     assert "NotImplementedError" in texts["blank"]  # visible tests show their errors
     assert "a line of hidden test code was removed here" in texts["steals_hidden_tests"]
     assert "Test passed (1 of 1 point)." in texts["reference"]
+
+
+def test_summary_counts_each_status_and_warnings_name_the_layout_problems(graded):
+    lines = graded["stdout"].splitlines()
+    assert re.fullmatch(r"18 notebooks \(10 graded, 3 invalid, 1 kernel_died, 3 missing, 1 timeout\) in [0-9.]+ s; "
+                        r"wrote .*", lines[-1]), lines[-1]
+    assert f"warning: {TYPO_FOLDER}" in lines and any(line.startswith(f"warning: {TOO_DEEP}") for line in lines)
+    log = (graded["out"] / "grading.log").read_text()
+    assert f"warning: {TYPO_FOLDER}" in log and f"flag: {TYPO_FOLDER}" in log
+
+
+def test_force_replaces_an_earlier_runs_results_and_keeps_other_files(graded):
+    out = graded["runs"]["no_sandbox"]
+    assert not (out / "feedback" / GONE).exists()
+    assert GONE not in (out / "grades.csv").read_text()
+    assert (out / "notes.txt").read_text() == "the instructor's own file\n"
+
+
+def test_an_earlier_runs_results_are_refused_without_force(tmp_path):
+    (tmp_path / "submitted").mkdir()
+    _earlier_results(tmp_path / "out")
+    before = _snapshot(tmp_path / "out")
+    done = subprocess.run(autograder_command(tmp_path / "submitted", tmp_path / "out", "--course-dir",
+                                             str(FIXTURE_COURSE)), cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "already holds an earlier run's results (grades.csv, feedback)" in done.stderr and "--force" in done.stderr
+    assert _snapshot(tmp_path / "out") == before
 
 
 def test_grading_leaves_course_and_repository_untouched(graded):
