@@ -61,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(args.assignments or []) - set(known))
     if unknown:
         parser.error(f"no such assignment under source/: {', '.join(unknown)}")
+    if args.out.resolve().is_relative_to(args.submitted.resolve()):
+        parser.error(f"{args.out} is inside SUBMITTED_DIR {args.submitted}: its folder would be graded as a student")
     try:
         claim(args.out, args.force)
     except OutDirError as error:

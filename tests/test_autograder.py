@@ -4,6 +4,7 @@ with --jobs 2 and with --no-sandbox, warnings about the submitted folder's layou
 results only, and a course folder and repository left untouched."""
 import copy
 import html
+import os
 import re
 import shutil
 import subprocess
@@ -242,6 +243,15 @@ def test_an_earlier_runs_results_are_refused_without_force(tmp_path):
     assert done.returncode == 2
     assert "already holds an earlier run's results (grades.csv, feedback)" in done.stderr and "--force" in done.stderr
     assert _snapshot(tmp_path / "out") == before
+
+
+def test_an_out_dir_inside_submitted_is_refused(tmp_path):
+    (tmp_path / "submitted").mkdir()
+    done = subprocess.run(autograder_command(tmp_path / "submitted", tmp_path / "submitted" / "out", "--course-dir",
+                                             str(FIXTURE_COURSE)), cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "is inside SUBMITTED_DIR" in done.stderr
+    assert os.listdir(tmp_path / "submitted") == []
 
 
 def test_grading_leaves_course_and_repository_untouched(graded):
