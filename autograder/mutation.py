@@ -1,4 +1,5 @@
-"""Mutants: the reference notebook with one solution cell replaced by a wrong implementation.
+"""Mutants and alternatives: the reference notebook with one solution cell replaced by a wrong implementation, or
+by a correct one written differently.
 
 For every solution cell X there is the stub (the release's version of X, which raises NotImplementedError) and
 every file MUTANTS_ROOT/<assignment>/<X>/<name>.py, whose full text replaces X's source. A mutant must fail
@@ -6,6 +7,10 @@ exactly the test cells it declares and pass all others: by default X's own test 
 `test_X_...`), or those listed on a line `# fails: test_a, test_b` in its file. Graded together as pseudo-
 students in one autograder run, they show that every test cell catches wrong solutions and that a broken
 exercise costs only its own points.
+
+Tests are tested both ways: every file ALTERNATIVES_ROOT/<assignment>/<X>/<name>.py is a correct solution of X in
+another style (a loop for a vectorised reference, a tuple where the statement allows any sequence, a NumPy detour)
+and must earn full marks, so a test can demand only what the statement says, never one way of writing it.
 """
 import copy
 import re
@@ -19,6 +24,7 @@ from .report import read_rows
 
 FAILS_LINE = re.compile(r"^#\s*fails:(.*)$", re.MULTILINE)
 MIN_MUTANT_FILES = 2
+MIN_ALTERNATIVE_FILES = 2
 
 
 @dataclass(frozen=True)
@@ -26,11 +32,12 @@ class Mutant:
     cell: str  # grade_id of the solution cell it replaces
     name: str  # "stub", or the mutant file's stem
     source: str
-    fails: frozenset[str]
+    fails: frozenset[str]  # empty for an alternative: it must pass every test cell
+    kind: str = "mutant"  # or "alternative"
 
     @property
     def student(self) -> str:
-        return f"mutant-{self.cell}-{self.name}"
+        return f"{self.kind}-{self.cell}-{self.name}"
 
     @property
     def label(self) -> str:
@@ -62,26 +69,43 @@ def own_tests(cell: str, nb) -> frozenset[str]:
     return frozenset(t for t in graded_cells(nb) if owner(t) == cell)
 
 
+def _solution_files(source_nb, folder: Path):
+    """(solution cell, file) for every `folder/<solution cell>/<name>.py`."""
+    solutions = solution_cells(source_nb)
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []:
+        if sub.name not in solutions:
+            raise ValueError(f"{sub}: the notebook has no solution cell {sub.name!r}")
+        for path in sorted(sub.glob("*.py")):
+            yield sub.name, path
+
+
 def load_mutants(source_nb, release_nb, mutants_dir: Path) -> list[Mutant]:
     """The stub of every solution cell, then every mutant file under `mutants_dir` (= MUTANTS_ROOT/<assignment>)."""
     solutions, tests = solution_cells(source_nb), set(graded_cells(source_nb))
     released = {c.metadata["nbgrader"]["grade_id"]: c.source for c in release_nb.cells
                 if c.metadata.get("nbgrader", {}).get("solution")}
     mutants = [Mutant(x, "stub", released[x], own_tests(x, source_nb)) for x in solutions]
-    folders = sorted(p for p in mutants_dir.iterdir() if p.is_dir()) if mutants_dir.is_dir() else []
-    for folder in folders:
-        if folder.name not in solutions:
-            raise ValueError(f"{folder}: the notebook has no solution cell {folder.name!r}")
-        for path in sorted(folder.glob("*.py")):
-            text = path.read_text(encoding="utf-8")
-            declared = FAILS_LINE.search(text)
-            fails = (frozenset(t.strip() for t in declared.group(1).split(",") if t.strip()) if declared
-                     else own_tests(folder.name, source_nb))
-            if path.stem == "stub" or not fails or fails - tests:
-                raise ValueError(f"{path}: needs a name other than 'stub' and a '# fails:' line naming test cells "
-                                 f"of the notebook (unknown: {', '.join(sorted(fails - tests)) or 'none'})")
-            mutants.append(Mutant(folder.name, path.stem, text, fails))
+    for cell, path in _solution_files(source_nb, mutants_dir):
+        text = path.read_text(encoding="utf-8")
+        declared = FAILS_LINE.search(text)
+        fails = (frozenset(t.strip() for t in declared.group(1).split(",") if t.strip()) if declared
+                 else own_tests(cell, source_nb))
+        if path.stem == "stub" or not fails or fails - tests:
+            raise ValueError(f"{path}: needs a name other than 'stub' and a '# fails:' line naming test cells "
+                             f"of the notebook (unknown: {', '.join(sorted(fails - tests)) or 'none'})")
+        mutants.append(Mutant(cell, path.stem, text, fails))
     return mutants
+
+
+def load_alternatives(source_nb, alternatives_dir: Path) -> list[Mutant]:
+    """Every correct alternative under `alternatives_dir` (= ALTERNATIVES_ROOT/<assignment>): it fails nothing."""
+    alternatives = []
+    for cell, path in _solution_files(source_nb, alternatives_dir):
+        text = path.read_text(encoding="utf-8")
+        if FAILS_LINE.search(text):
+            raise ValueError(f"{path}: an alternative is a correct solution; it cannot declare '# fails:'")
+        alternatives.append(Mutant(cell, path.stem, text, frozenset(), kind="alternative"))
+    return alternatives
 
 
 def mutant_notebook(source_nb, mutant: Mutant):
@@ -108,20 +132,21 @@ def _lost_cells(out_dir: Path) -> dict[str, dict[str, tuple[float, float]]]:
 
 
 def mutant_problems(mutants: list[Mutant], out_dir: Path) -> list[str]:
-    """Each mutant, as graded into `out_dir`, must score 0 on the cells it declares and full marks on the rest."""
+    """Each mutant (or alternative), as graded into `out_dir`, must score 0 on the cells it declares and full marks
+    on the rest."""
     grades = {row["student"]: row for row in read_rows(out_dir / "grades.csv")}
     scores = _lost_cells(out_dir)
     problems = []
     for mutant in mutants:
         row = grades.get(mutant.student)
         if row is None or row["status"] != "graded":
-            problems.append(f"mutant {mutant.label} was not graded: {row and row['status']}: {row and row['detail']}")
+            problems.append(f"{mutant.kind} {mutant.label} was not graded: {row and row['status']}: {row and row['detail']}")
             continue
         for grade_id, (score, max_score) in scores[mutant.student].items():
             if grade_id in mutant.fails and score != 0:
-                problems.append(f"mutant {mutant.label} should fail {grade_id}, but it scored {score:g} of {max_score:g}")
+                problems.append(f"{mutant.kind} {mutant.label} should fail {grade_id}, but it scored {score:g} of {max_score:g}")
             if grade_id not in mutant.fails and score != max_score:
-                problems.append(f"mutant {mutant.label} should pass {grade_id}, but it scored {score:g} of {max_score:g}")
+                problems.append(f"{mutant.kind} {mutant.label} should pass {grade_id}, but it scored {score:g} of {max_score:g}")
     return problems
 
 
@@ -142,3 +167,12 @@ def coverage_problems(mutants: list[Mutant], tests: list[str], out_dir: Path) ->
             problems.append(f"test cell {grade_id} is failed by {len(files)} mutant file(s) ({', '.join(files) or 'none'});"
                             f" it needs at least {MIN_MUTANT_FILES}")
     return problems
+
+
+def alternative_coverage_problems(alternatives: list[Mutant], source_nb) -> list[str]:
+    """Every exercise needs at least MIN_ALTERNATIVE_FILES correct alternatives."""
+    count = defaultdict(int)
+    for alternative in alternatives:
+        count[alternative.cell] += 1
+    return [f"exercise {x} has {count[x]} alternative correct solution(s); it needs at least {MIN_ALTERNATIVE_FILES}"
+            for x in solution_cells(source_nb) if count[x] < MIN_ALTERNATIVE_FILES]

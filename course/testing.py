@@ -2,7 +2,11 @@
 
 A failure names the largest difference found (Karpathy's `cmp`: exactly equal / close / largest difference).
 Values are copied out of tensors first (`.detach().cpu()`), so a test never holds on to a student's graph.
-Both return None: a test cell whose last value is a number would be read by nbgrader as partial credit.
+All return None: a test cell whose last value is a number would be read by nbgrader as partial credit.
+
+`expect_close` compares values only (it flattens lists and tensors), and its tolerances have no defaults: a test
+states how close is close, tighter than the effect it must detect. What a statement demands beyond the values —
+a type ("a Python float"), a shape ("shaped like x") — is checked with `expect_type` and `expect_shape`.
 """
 import math
 
@@ -28,8 +32,9 @@ def _close(a, b, rtol, atol):
     return abs(a - b) <= atol + rtol * abs(b)
 
 
-def expect_close(what, actual, expected, rtol=1e-5, atol=1e-8):
-    """Asserts `actual` ≈ `expected` elementwise (numbers, lists or tensors of the same size)."""
+def expect_close(what, actual, expected, *, rtol, atol):
+    """Asserts |actual − expected| <= atol + rtol·|expected| elementwise (numbers, lists or tensors of the same
+    number of values)."""
     got, want = _as_float_list(actual), _as_float_list(expected)
     if len(got) != len(want):
         raise AssertionError(f"{what}: expected {len(want)} values, got {len(got)}")
@@ -63,3 +68,22 @@ def expect_equal(what, actual, expected):
     if not _same(actual, expected):
         raise AssertionError(f"{what}: expected {expected!r} ({type(expected).__name__}), "
                              f"got {actual!r} ({type(actual).__name__})")
+
+
+def _type_names(types) -> str:
+    return " or ".join(t.__module__ + "." + t.__qualname__ if t.__module__ != "builtins" else t.__qualname__
+                       for t in types)
+
+
+def expect_type(what, actual, *types):
+    """Asserts `actual` is an instance of one of `types` (subclasses count: a NumPy float64 is a float)."""
+    if not isinstance(actual, types):
+        raise AssertionError(f"{what}: expected a {_type_names(types)}, got {type(actual).__module__}."
+                             f"{type(actual).__qualname__} ({actual!r:.80})")
+
+
+def expect_shape(what, actual, shape):
+    """Asserts `actual` is a torch.Tensor of exactly `shape` (a tuple, a list or a torch.Size)."""
+    expect_type(what, actual, torch.Tensor)
+    if tuple(actual.shape) != tuple(shape):
+        raise AssertionError(f"{what}: expected shape {tuple(shape)}, got {tuple(actual.shape)}")

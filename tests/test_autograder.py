@@ -334,6 +334,35 @@ def test_mutation_check_names_the_mutant_and_the_cells_it_got_wrong(tmp_path):
     ]
 
 
+def test_alternatives_must_pass_everything_and_number_two_per_exercise(tmp_path):
+    source = nbformat.read(SOURCE, as_version=4)
+    alternatives = mutation.load_alternatives(source, FIXTURE_COURSE / "alternatives" / ASSIGNMENT)
+    assert [(a.label, a.fails, a.student) for a in alternatives][:1] == [
+        ("mean_of/loop", frozenset(), "alternative-mean_of-loop")]
+    assert mutation.alternative_coverage_problems(alternatives, source) == []
+    assert mutation.alternative_coverage_problems(alternatives[:1], source) == [
+        "exercise square has 0 alternative correct solution(s); it needs at least 2",
+        "exercise mean_of has 1 alternative correct solution(s); it needs at least 2",
+    ]
+    # As if a correct alternative had lost its hidden test: a test demanded more than the statement says.
+    loop = alternatives[0]
+    grades, cells = _graded_rows(loop.student, {"test_square": 1, "test_square_hidden": 2,
+                                                "test_mean_of": 1, "test_mean_of_hidden": 0})
+    (tmp_path / "grades.csv").write_text("student,assignment,notebook,score,max_score,status,detail,flags\n"
+                                         + "\n".join(grades) + "\n")
+    (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
+                                        + "\n".join(cells) + "\n")
+    assert mutation.mutant_problems([loop], tmp_path) == [
+        "alternative mean_of/loop should pass test_mean_of_hidden, but it scored 0 of 2"]
+
+
+def test_alternatives_cannot_declare_failures(tmp_path):
+    (tmp_path / "square").mkdir()
+    (tmp_path / "square" / "odd.py").write_text("# fails: test_square\ndef square(x):\n    return x * x\n")
+    with pytest.raises(ValueError, match="an alternative is a correct solution"):
+        mutation.load_alternatives(nbformat.read(SOURCE, as_version=4), tmp_path)
+
+
 def test_mutant_files_must_name_real_test_cells(tmp_path):
     (tmp_path / "square").mkdir()
     (tmp_path / "square" / "typo.py").write_text("# fails: test_sqaure\ndef square(x):\n    return x\n")

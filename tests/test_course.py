@@ -2,6 +2,7 @@
 import math
 
 import matplotlib
+import numpy as np
 import pytest
 import torch
 
@@ -125,17 +126,37 @@ def test_plots_skip_non_finite_points():
 
 
 def test_expect_close_messages_name_value_expected_actual_and_tolerance():
-    assert testing.expect_close("v", [1.0, 2.0], torch.tensor([1.0, 2.0])) is None
-    assert testing.expect_close("v", 1.0 + 1e-9, 1.0) is None
+    assert testing.expect_close("v", [1.0, 2.0], torch.tensor([1.0, 2.0]), rtol=1e-5, atol=0.0) is None
+    assert testing.expect_close("v", 1.0 + 1e-9, 1.0, rtol=1e-5, atol=0.0) is None
     with pytest.raises(AssertionError, match=r"grad\['std'\]: expected 2 at index 1, got 2.5 .*allowed"):
-        testing.expect_close("grad['std']", [1.0, 2.5], [1.0, 2.0])
+        testing.expect_close("grad['std']", [1.0, 2.5], [1.0, 2.0], rtol=1e-5, atol=0.0)
     with pytest.raises(AssertionError, match="expected 3 values, got 2"):
-        testing.expect_close("v", [1.0, 2.0], [1.0, 2.0, 3.0])
-    testing.expect_close("nan", float("nan"), float("nan"))
+        testing.expect_close("v", [1.0, 2.0], [1.0, 2.0, 3.0], rtol=1e-5, atol=0.0)
+    testing.expect_close("nan", float("nan"), float("nan"), rtol=1e-5, atol=0.0)
     with pytest.raises(AssertionError):
-        testing.expect_close("nan vs number", float("nan"), 1.0)
+        testing.expect_close("nan vs number", float("nan"), 1.0, rtol=1e-5, atol=0.0)
     with pytest.raises(AssertionError, match=r"expected 'a' \(str\), got 'b' \(str\)"):
         testing.expect_equal("label", "b", "a")
+
+
+def test_expect_close_demands_stated_tolerances():
+    """A default atol of 1e-8 once hid a float32 computation of a value near 1e-8: no tolerance goes unsaid."""
+    with pytest.raises(TypeError):
+        testing.expect_close("v", 1.0, 1.0)
+    with pytest.raises(AssertionError, match="allowed 0e\\+00"):
+        testing.expect_close("tiny", 2e-8, 1e-8, rtol=1e-6, atol=0.0)
+
+
+def test_expect_type_and_shape_name_what_the_statement_asked_for():
+    testing.expect_type("grad_stats(g)['std']", np.float64(0.5), float)
+    testing.expect_type("order", (1, 2), list, tuple)
+    with pytest.raises(AssertionError, match=r"lr_sweep\(...\)\[0\]: expected a float, got torch.Tensor"):
+        testing.expect_type("lr_sweep(...)[0]", torch.tensor(0.5), float)
+    testing.expect_shape("relu_backward(dy, x)", torch.zeros(2, 3), (2, 3))
+    with pytest.raises(AssertionError, match=r"expected shape \(2, 3\), got \(6,\)"):
+        testing.expect_shape("relu_backward(dy, x)", torch.zeros(6), torch.Size([2, 3]))
+    with pytest.raises(AssertionError, match="expected a torch.Tensor, got builtins.list"):
+        testing.expect_shape("relu_backward(dy, x)", [0.0] * 6, (6,))
 
 
 def test_expect_equal_is_not_fooled_by_an_object_equal_to_everything():
@@ -158,5 +179,5 @@ def test_expect_equal_is_not_fooled_by_an_object_equal_to_everything():
 
 def test_expect_close_copies_values_out_of_graphs():
     w = torch.ones(3, requires_grad=True)
-    testing.expect_close("w*2", w * 2, [2.0, 2.0, 2.0])
+    testing.expect_close("w*2", w * 2, [2.0, 2.0, 2.0], rtol=0.0, atol=0.0)
     assert math.isclose(w.sum().item(), 3.0)

@@ -1,7 +1,8 @@
 """Every chapter (source/ch*/), and the fixture course that tests this machinery, graded the way students will be
 (in the sandbox): the reference earns full marks with nothing flagged, the release earns nothing, the committed
-release is current and gives nothing away, and every wrong-on-purpose solution (autograder/mutants/) loses exactly
-the points of its own test cells. All pseudo-students of a chapter are graded in one run with --jobs 2."""
+release is current and gives nothing away, every wrong-on-purpose solution (autograder/mutants/) loses exactly
+the points of its own test cells, and every correct solution written in another style (autograder/alternatives/)
+earns full marks. All pseudo-students of a chapter are graded in one run with --jobs 2."""
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,9 +16,10 @@ from autograder.course_root import assignments_in, generated_course_root, source
 from autograder.report import read_rows
 
 CHAPTERS = [a for a in assignments_in(REPO_ROOT) if a.startswith("ch")]
-# (course root, assignment, mutants root): the fixture course always, so the machinery is tested before any chapter.
-CASES = [pytest.param((FIXTURE_COURSE, "fx01_basics", FIXTURE_COURSE / "mutants"), id="fixture-fx01_basics")] + [
-    pytest.param((REPO_ROOT, a, REPO_ROOT / "autograder" / "mutants"), id=a) for a in CHAPTERS]
+# (course root, assignment, folder holding mutants/ and alternatives/): the fixture course always, so the machinery
+# is tested before any chapter.
+CASES = [pytest.param((FIXTURE_COURSE, "fx01_basics", FIXTURE_COURSE), id="fixture-fx01_basics")] + [
+    pytest.param((REPO_ROOT, a, REPO_ROOT / "autograder"), id=a) for a in CHAPTERS]
 # What the release must hide: the text between these markers in the source.
 SECRET_BLOCK = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n(.*?)### END \1", re.DOTALL)
 
@@ -29,6 +31,7 @@ class Chapter:
     committed_release: Path
     fresh_release: nbformat.NotebookNode
     mutants: list[mutation.Mutant]
+    alternatives: list[mutation.Mutant]
     out: Path
 
     def grade(self, student: str) -> tuple[str, float, float, str]:
@@ -45,12 +48,13 @@ def _nbgrader(cell) -> dict:
 
 @pytest.fixture(scope="module", params=CASES)
 def chapter(request, tmp_path_factory) -> Chapter:
-    course_dir, assignment, mutants_root = request.param
+    course_dir, assignment, tests_root = request.param
     name = f"{assignment}.ipynb"
     source = nbformat.read(source_dir(course_dir) / assignment / name, as_version=4)
     with generated_course_root(course_dir, [assignment]) as course:
         fresh_release = nbformat.read(course.folder("release", assignment) / name, as_version=4)
-    mutants = mutation.load_mutants(source, fresh_release, mutants_root / assignment)
+    mutants = mutation.load_mutants(source, fresh_release, tests_root / "mutants" / assignment)
+    alternatives = mutation.load_alternatives(source, tests_root / "alternatives" / assignment)
     committed = course_dir / "release" / assignment / name
 
     base = tmp_path_factory.mktemp(assignment)
@@ -58,11 +62,11 @@ def chapter(request, tmp_path_factory) -> Chapter:
     mutation.write_submission(source, submitted, "reference", assignment, assignment)
     if committed.is_file():
         mutation.write_submission(nbformat.read(committed, as_version=4), submitted, "release", assignment, assignment)
-    for mutant in mutants:
+    for mutant in mutants + alternatives:
         mutation.write_submission(mutation.mutant_notebook(source, mutant), submitted, mutant.student, assignment,
                                   assignment)
     run_autograder(submitted, base / "out", "--assignment", assignment, "--course-dir", str(course_dir), "--jobs", "2")
-    return Chapter(assignment, source, committed, fresh_release, mutants, base / "out")
+    return Chapter(assignment, source, committed, fresh_release, mutants, alternatives, base / "out")
 
 
 def test_some_chapter_exists():
@@ -128,4 +132,14 @@ def test_each_mutant_loses_exactly_its_declared_cells(chapter):
 
 def test_every_test_cell_is_failed_by_its_stub_and_two_mutants(chapter):
     problems = mutation.coverage_problems(chapter.mutants, mutation.graded_cells(chapter.source), chapter.out)
+    assert not problems, f"{chapter.assignment}:\n" + "\n".join(problems)
+
+
+def test_every_alternative_correct_solution_gets_full_marks(chapter):
+    problems = mutation.mutant_problems(chapter.alternatives, chapter.out)
+    assert not problems, f"{chapter.assignment}: a test demands more than its statement says:\n" + "\n".join(problems)
+
+
+def test_every_exercise_has_two_alternative_correct_solutions(chapter):
+    problems = mutation.alternative_coverage_problems(chapter.alternatives, chapter.source)
     assert not problems, f"{chapter.assignment}:\n" + "\n".join(problems)
