@@ -12,7 +12,7 @@ OUT ?= grading-out
 ARGS ?=
 CHAPTERS := $(notdir $(wildcard source/ch*))
 
-.PHONY: setup system-packages test lab release autograde bench constraints clean
+.PHONY: setup system-packages test lab progress release autograde bench constraints clean
 
 setup: $(STAMP) system-packages
 
@@ -31,6 +31,11 @@ test: setup
 
 lab: setup
 	@bash tools/lab.sh $(LAB_PORT)
+
+# Self-study: runs the visible tests of every chapter in notebooks/ (or FOLDER=...) and prints where you stand.
+FOLDER ?= notebooks
+progress: setup
+	$(PY) -m tools.progress $(FOLDER)
 
 release: setup
 	$(PY) -m tools.release $(CHAPTERS)
