@@ -48,6 +48,20 @@ _SIZES = {
         "power_iters": (20, 50, 100),
         "compile": (False, True, True),
     },
+    "ch05": {
+        "text_bytes": (30_000, 400_000, 2_000_000),
+        "seq_len": (32, 64, 128),
+        "batch": (8, 16, 32),
+        "dim": (32, 64, 128),
+        "layers": (1, 2, 4),
+        "heads": (2, 4, 4),
+        "train_steps": (12, 200, 1000),
+        "accum_steps": (2, 2, 2),
+        "lr": (3e-3, 3e-3, 1e-3),
+        "amp_batch": (4, 16, 32),
+        "comm_micro_batches": ((2, 8), (2, 8, 32), (4, 16, 64)),
+        "comm_repeats": (1, 5, 10),
+    },
 }
 
 

@@ -1,0 +1,242 @@
+"""Unit tests for the course modules chapter 5 stands on: standard-library text, the DDP launcher, the trainer."""
+import math
+import os
+import subprocess
+import sysconfig
+import threading
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+pytestmark = pytest.mark.filterwarnings("error")
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+import course
+from course import ddp, text_data, trainer
+from course.decoder import seeded_decoder
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+# ---------------------------------------------------------------- text_data
+def test_stdlib_text_is_found_through_sysconfig_and_read_in_sorted_order():
+    files = text_data.stdlib_files()
+    assert files == sorted(files) and all(f.parent == Path(sysconfig.get_paths()["stdlib"]) for f in files)
+    data = text_data.stdlib_bytes(5000)
+    assert len(data) == 5000 and data == files[0].read_bytes().replace(b"\r\n", b"\n")[:5000]
+    longer = text_data.stdlib_bytes(50_000)
+    assert longer.startswith(data) and len(longer) == 50_000
+    assert b"\0" not in longer, "PAD_ID = 0 must never be a real token"
+
+
+def test_no_standard_library_text_is_copied_into_the_repository():
+    sample = text_data.stdlib_bytes(4000)[1000:1200]
+    tracked = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, capture_output=True,
+                             text=True, check=True).stdout.split("\n")
+    for name in filter(None, tracked):
+        path = REPO / name
+        if path.is_file() and path.stat().st_size < 5e6:
+            assert sample not in path.read_bytes(), path
+
+
+def test_byte_tokens_windows_and_documents():
+    tokens = text_data.byte_tokens(b"hello world")
+    assert tokens.dtype == torch.int64 and tokens.tolist() == list(b"hello world")
+    assert text_data.decode(tokens) == "hello world"
+    windows = text_data.TokenWindows(torch.arange(23), seq_len=5)
+    assert len(windows) == 4
+    assert windows[0].tolist() == [0, 1, 2, 3, 4, 5] and windows[3].tolist() == [15, 16, 17, 18, 19, 20]
+    assert windows[-1].tolist() == windows[3].tolist()
+    with pytest.raises(IndexError):
+        windows[4]
+    docs = text_data.stdlib_documents(40_000, min_len=16, max_len=200)
+    lengths = {len(d) for d in docs}
+    assert len(docs) > 20 and min(lengths) >= 16 and max(lengths) <= 200 and len(lengths) > 10
+    dataset = text_data.TextDocuments(docs)
+    assert dataset[0].dtype == torch.int64 and len(dataset[0]) == len(docs[0])
+
+
+def test_unigram_loss_is_the_cross_entropy_of_byte_frequencies():
+    train = torch.tensor([1, 1, 1, 2])
+    held = torch.tensor([1, 2])
+    counts = torch.ones(4, dtype=torch.float64)
+    counts[1] += 3
+    counts[2] += 1
+    p = counts / counts.sum()
+    expected = -(p[1].log() + p[2].log()).item() / 2
+    assert text_data.unigram_loss(train, held, vocab_size=4) == pytest.approx(expected, rel=1e-12)
+    tokens = text_data.byte_tokens(text_data.stdlib_bytes(50_000))
+    tr, ho = text_data.split_tokens(tokens, 0.9)
+    assert len(tr) == 45_000 and len(ho) == 5000
+    assert 2.0 < text_data.unigram_loss(tr, ho) < text_data.uniform_loss() == math.log(256)
+
+
+# ---------------------------------------------------------------- ddp
+def _children():
+    return [c for c in psutil.Process().children(recursive=True) if c.status() != psutil.STATUS_ZOMBIE]
+
+
+def _rank_and_sum(rank, world_size, offset):
+    t = torch.tensor([float(rank + offset)])
+    dist.all_reduce(t)
+    print(f"rank {rank} says hi")
+    return rank, world_size, t.item()
+
+
+def test_launch_runs_every_rank_and_returns_results_in_rank_order(capfd):
+    results = ddp.launch(_rank_and_sum, 10, world_size=2)
+    assert results == [(0, 2, 21.0), (1, 2, 21.0)]
+    out, err = capfd.readouterr()
+    assert "[rank 0] rank 0 says hi" in out and "[rank 1] rank 1 says hi" in out
+    assert err == "", "nothing may reach the parent's stderr (a test cell would score 0)"
+    assert _children() == []
+
+
+def _raises_on_rank_one(rank, world_size):
+    if rank == 1:
+        raise ValueError("rank one is broken")
+    t = torch.ones(1)
+    dist.all_reduce(t)       # would wait forever for rank 1 without the launcher's clean-up
+    time.sleep(30)
+    return "unreachable"
+
+
+def _dies_on_rank_zero(rank, world_size):
+    if rank == 0:
+        os._exit(3)
+    time.sleep(30)
+
+
+def _hangs(rank, world_size):
+    time.sleep(60)
+
+
+@pytest.mark.parametrize("worker, error, words", [
+    (_raises_on_rank_one, ddp.WorkerError, "rank one is broken"),
+    (_dies_on_rank_zero, ddp.WorkerError, "exit code 3"),
+    (_hangs, TimeoutError, "did not finish"),
+])
+def test_no_process_is_left_behind_when_a_worker_fails(worker, error, words, capfd):
+    start = time.monotonic()
+    with pytest.raises(error, match=words):
+        ddp.launch(worker, world_size=2, timeout=4.0)
+    assert time.monotonic() - start < 15, "a failing worker must end the run at once, not after the others"
+    assert _children() == [], "every worker process must be gone"
+    assert capfd.readouterr().err == ""
+
+
+def _ddp_grads(rank, world_size, model, x, y, accum):
+    model = DDP(model)
+    counter = ddp.CommCounter.attach(model)
+    rows = ddp.shard_rows(len(x), rank, world_size)
+    xs, ys = x[rows], y[rows]
+    chunks = list(zip(xs.tensor_split(accum), ys.tensor_split(accum)))
+    for i, (xc, yc) in enumerate(chunks):
+        context = model.no_sync() if i < len(chunks) - 1 else torch.enable_grad()
+        with context:
+            ((model(xc) - yc) ** 2).sum().div(len(x) / world_size).backward()
+    return ddp.flat_grads(model.module), counter.calls
+
+
+def test_ddp_gradients_equal_one_process_and_no_sync_communicates_once():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(5, 7), nn.Tanh(), nn.Linear(7, 1)).double()
+    x, y = torch.randn(12, 5, dtype=torch.float64), torch.randn(12, 1, dtype=torch.float64)
+    results = ddp.launch(_ddp_grads, model, x, y, 3, world_size=2)
+    ((model(x) - y) ** 2).mean().backward()
+    for grads, calls in results:
+        torch.testing.assert_close(grads, ddp.flat_grads(model), rtol=1e-12, atol=1e-14)
+        assert calls == 1, "no_sync() on all but the last micro-batch: one all-reduce per bucket"
+
+
+def test_shard_rows_cover_every_row_once():
+    for n in (7, 8, 9, 1):
+        rows = [r for rank in range(3) for r in range(n)[ddp.shard_rows(n, rank, 3)]]
+        assert rows == list(range(n))
+
+
+def _measure(rank, world_size, model):
+    model = DDP(model)
+    def make_batch(size):
+        return torch.randn(size, 16)
+    return ddp.time_comm_share(model, make_batch, lambda m, b: m(b).pow(2).mean(), (2, 64), repeats=1)
+
+
+def test_time_comm_share_returns_one_row_per_micro_batch_size():
+    model = nn.Sequential(nn.Linear(16, 64), nn.ReLU(), nn.Linear(64, 16))
+    rows = ddp.launch(_measure, model)[0]
+    assert [r[0] for r in rows] == [2, 64] and all(t > 0 for r in rows for t in r[1:])
+
+
+# ---------------------------------------------------------------- trainer
+def _step(model, batch, optimizer):
+    optimizer.zero_grad()
+    loss = F.cross_entropy(model(batch[:, :-1]).flatten(0, 1), batch[:, 1:].flatten())
+    loss.backward()
+    optimizer.step()
+    return {"loss": loss.item(), "grad_norm": 1.0, "lr": 0.1, "tokens": batch[:, 1:].numel()}
+
+
+def test_train_runs_the_step_function_with_a_bar_on_stdout_and_leaves_no_thread(capfd):
+    model = seeded_decoder(256, 16, 1, 2, seed=0)
+    windows = text_data.TokenWindows(text_data.byte_tokens(text_data.stdlib_bytes(3000)), 16)
+    loader = torch.utils.data.DataLoader(windows, batch_size=4, shuffle=False)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    threads = threading.active_count()
+    with trainer.LayerGradNorms(model) as norms:
+        history = trainer.train(model, loader, optimizer, steps=5, step_fn=_step, grad_norms=norms,
+                                eval_fn=lambda: 1.5, eval_every=2)
+    assert [h["step"] for h in history] == [1, 2, 3, 4, 5]
+    assert [h.get("eval_loss") for h in history] == [None, 1.5, None, 1.5, 1.5]
+    assert len(norms.history) == 5 and set(norms.history[0]) == {"embed", "block 0", "final norm", "lm_head"}
+    assert all(not p._post_accumulate_grad_hooks for p in model.parameters()), "hooks removed on exit"
+    assert threading.active_count() == threads, "tqdm's monitor thread must not be left running"
+    out, err = capfd.readouterr()
+    assert err == "" and "training" in out
+
+
+def test_layer_grad_norms_match_the_gradients():
+    model = seeded_decoder(32, 16, 2, 2, seed=1)
+    tokens = torch.randint(0, 32, (3, 9), generator=torch.Generator().manual_seed(0))
+    with trainer.LayerGradNorms(model) as norms:
+        F.cross_entropy(model(tokens).flatten(0, 1), tokens.flatten()).backward()
+        norms.snapshot()
+    block1 = math.sqrt(sum(p.grad.double().pow(2).sum().item() for n, p in model.named_parameters()
+                           if n.startswith("layers.1.")))
+    assert norms.history[0]["block 1"] == pytest.approx(block1, rel=1e-9)
+
+
+def test_cycle_refuses_an_empty_loader():
+    with pytest.raises(ValueError, match="no batch"):
+        next(trainer.cycle([]))
+
+
+def test_mean_loss_and_fp16_scaled_step_run_on_cpu():
+    model = seeded_decoder(256, 16, 1, 2, seed=0)
+    windows = text_data.TokenWindows(text_data.byte_tokens(text_data.stdlib_bytes(2000)), 16)
+    assert 5.0 < trainer.mean_loss(model, windows) < 6.0          # near log(256) at initialisation
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    scaler = torch.amp.GradScaler("cpu", enabled=False)
+    batch = windows[0][None]
+    loss, norm, scale = trainer.fp16_scaled_step(model, batch[:, :-1], batch[:, 1:], optimizer, scaler)
+    assert math.isfinite(loss) and norm > 0 and scale == 1.0
+
+
+def test_command_line_trainer_on_one_process(capsys):
+    assert trainer.main(["--steps", "3", "--max-bytes", "20000", "--dim", "16", "--layers", "1", "--heads", "2",
+                         "--batch-size", "4", "--seq-len", "16"]) == 0
+    out = capsys.readouterr().out
+    assert "world_size=1" in out and "held-out loss" in out and "unigram baseline" in out
+
+
+def test_ch05_sizes_exist_in_every_profile(monkeypatch):
+    for name in ("grade", "cpu", "gpu"):
+        monkeypatch.setenv("COURSE_PROFILE", name)
+        s = course.sizes("ch05")
+        assert s.train_steps > 0 and s.dim % s.heads == 0
