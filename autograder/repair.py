@@ -6,7 +6,9 @@ The student owns their solution cells and any cells they add; the course owns ev
   * a course cell the student deleted is put back, after the nearest course cell before it that is present;
   * a second cell with a grade_id already seen is dropped (nbgrader itself aborts the whole run on it);
   * nbgrader metadata the student changed (points, schema_version, grade or locked flags) is restored;
-  * a cell with a grade_id the course does not know is kept as an ordinary student cell, without metadata.
+  * a cell with a grade_id the course does not know is kept as an ordinary student cell, without metadata;
+  * the badge and setup cell `make release` puts first (tagged, see setup_cell) are dropped: the course is
+    installed where grading runs, and the setup cell's imports would only raise scan flags.
 Every repair becomes a flag, for an instructor to look at; none of them costs or earns points by itself.
 """
 import copy
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 import nbformat
 
 from .course_root import Blueprint
+from .setup_cell import is_setup_cell
 
 COMPARED_KEYS = ("grade", "solution", "locked", "task", "points", "schema_version")
 
@@ -54,6 +57,8 @@ def repair(nb, blueprint: Blueprint) -> Repaired:
     course = {cell.grade_id: cell for cell in blueprint.cells}
     cells, seen, flags = [], {}, []
     for cell in nb.cells:
+        if is_setup_cell(cell):
+            continue
         meta = _meta(cell)
         grade_id = meta.get("grade_id") if meta else None
         known = course.get(grade_id) if isinstance(grade_id, str) else None

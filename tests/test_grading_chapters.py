@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from conftest import FIXTURE_COURSE, REPO_ROOT, run_autograder
 
-from autograder import mutation
+from autograder import mutation, setup_cell
 from autograder.course_root import assignments_in, generated_course_root, source_dir
 from autograder.report import read_rows
 
@@ -52,7 +52,8 @@ def chapter(request, tmp_path_factory) -> Chapter:
     name = f"{assignment}.ipynb"
     source = nbformat.read(source_dir(course_dir) / assignment / name, as_version=4)
     with generated_course_root(course_dir, [assignment]) as course:
-        fresh_release = nbformat.read(course.folder("release", assignment) / name, as_version=4)
+        fresh_release = setup_cell.stamp(nbformat.read(course.folder("release", assignment) / name, as_version=4),
+                                         assignment, setup_cell.course_settings(course_dir))
     mutants = mutation.load_mutants(source, fresh_release, tests_root / "mutants" / assignment)
     alternatives = mutation.load_alternatives(source, tests_root / "alternatives" / assignment)
     committed = course_dir / "release" / assignment / name

@@ -37,16 +37,17 @@ def kernel_env(profile, scratch):
     return env
 
 
-def execute(path, profile, timeout=600):
-    """Executes the notebook at `path` in `profile`; returns (executed notebook, seconds)."""
+def execute(path, profile, timeout=600, kernel_name="python3", env=None):
+    """Executes the notebook at `path` in `profile` (or in the kernel environment `env`, which then sets the
+    profile); returns (executed notebook, seconds)."""
     nb = nbformat.read(path, as_version=4)
     with tempfile.TemporaryDirectory(prefix="fbf-kernel-") as scratch:
-        client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
+        client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, allow_errors=True,
                                 resources={"metadata": {"path": str(Path(path).parent)}})
         start = time.perf_counter()
         # The kernel process's own stderr (ipykernel's start-up notices) is not cell output; cells report
         # through IOPub, which `problems` reads.
-        client.execute(env=kernel_env(profile, scratch), stderr=subprocess.DEVNULL)
+        client.execute(env=env or kernel_env(profile, scratch), stderr=subprocess.DEVNULL)
         return nb, time.perf_counter() - start
 
 

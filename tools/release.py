@@ -3,13 +3,17 @@
 Usage (from the course root): python -m tools.release ch01_gradient_descent [...] [--course-dir DIR]
 
 nbgrader runs in a temporary course root (autograder.course_root), and only release/<assignment>/ is copied
-back, so no gradebook.db or other nbgrader state is left in the repository.
+back, so no gradebook.db or other nbgrader state is left in the repository. Each notebook then gets the "Open in
+Colab" badge and the setup cell first (autograder.setup_cell), from the repository address in pyproject.toml.
 """
 import argparse
 import shutil
 import sys
 from pathlib import Path
 
+import nbformat
+
+from autograder import setup_cell
 from autograder.course_root import CourseRootError, assignments_in, generated_course_root
 
 
@@ -23,11 +27,15 @@ def main(argv: list[str] | None = None) -> int:
         unknown = sorted(set(args.assignments) - set(assignments_in(args.course_dir)))
         if unknown:
             parser.error(f"no such assignment under source/: {', '.join(unknown)}")
+        settings = setup_cell.course_settings(args.course_dir)
         with generated_course_root(args.course_dir, args.assignments) as course:
             for assignment in args.assignments:
                 target = args.course_dir / course.coursedir.release_directory / assignment
                 shutil.rmtree(target, ignore_errors=True)
                 shutil.copytree(course.folder("release", assignment), target)
+                for path in target.glob("*.ipynb"):
+                    nb = nbformat.read(path, as_version=4)
+                    nbformat.write(setup_cell.stamp(nb, assignment, settings), path)
                 print(f"wrote {target}")
     except CourseRootError as error:
         print(f"release: {error}", file=sys.stderr)

@@ -1,0 +1,122 @@
+"""Colab, simulated: a fresh venv holding only what Colab preinstalls for this course (torch, ipykernel,
+matplotlib, ipywidgets, numpy, tqdm; no nbgrader, no `course`), a stand-in `google.colab` module, and the
+repository address pointing at a local clone of this repository (a file:// git address). Every release notebook,
+with the reference solutions put in, runs top to bottom there: its setup cell installs `course`, leaves torch
+alone, and every visible test passes with nothing on stderr.
+
+What only a real Colab shows: its GPU (`gpu` profile sizes), installing from the real repository over the
+network, Graphviz through apt (here `dot` is already installed), and Colab's own widget manager.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from conftest import REPO_ROOT
+
+from autograder import setup_cell
+from autograder.mutation import solution_cells
+from tools import notebook_run
+
+# What Colab has preinstalled that the course relies on, at the versions the course is tested with.
+COLAB_PACKAGES = ["torch", "ipykernel", "matplotlib", "ipywidgets", "numpy", "tqdm"]
+KERNEL = "colab-sim"
+
+
+def _run(*args, **kwargs):
+    """Runs a command away from the repository (from /), so `course` is never importable by accident."""
+    done = subprocess.run([str(a) for a in args], capture_output=True, text=True, cwd="/", **kwargs)
+    assert done.returncode == 0, f"{args}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def colab(tmp_path_factory):
+    """(python of the simulated Colab, kernel environment, settings pointing at a local clone)."""
+    base = tmp_path_factory.mktemp("colab")
+    venv = base / "venv"
+    _run(sys.executable, "-m", "venv", venv)
+    python = venv / "bin" / "python"
+    _run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-c",
+         REPO_ROOT / "constraints.txt", *COLAB_PACKAGES)
+    stand_in = base / "colab-modules" / "google" / "colab"
+    stand_in.mkdir(parents=True)
+    (stand_in / "__init__.py").write_text('"""Stand-in for Colab\'s google.colab: its presence says "on Colab"."""\n')
+    _run(python, "-m", "ipykernel", "install", "--prefix", base / "kernels", "--name", KERNEL)
+    clone = base / "clone"
+    _run("git", "clone", "--quiet", f"file://{REPO_ROOT}", clone)
+    settings = setup_cell.Settings(f"file://{clone}", _run("git", "-C", clone, "rev-parse", "HEAD").strip())
+    env = notebook_run.kernel_env("grade", base / "scratch")
+    env.update(JUPYTER_PATH=str(base / "kernels" / "share" / "jupyter"), PYTHONPATH=str(base / "colab-modules"),
+               PIP_DISABLE_PIP_VERSION_CHECK="1")
+    env.pop("VIRTUAL_ENV", None)
+    return python, env, settings
+
+
+def _torch_location(python) -> str:
+    return _run(python, "-c", "import torch; print(torch.__version__, torch.__file__)")
+
+
+def _colab_notebook(chapter: str, settings) -> nbformat.NotebookNode:
+    """The committed release notebook as a student who finished it has it, stamped for the simulated Colab."""
+    release = nbformat.read(REPO_ROOT / "release" / chapter / f"{chapter}.ipynb", as_version=4)
+    source = nbformat.read(notebook_run.source_notebook(chapter), as_version=4)
+    solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source.cells
+                 if c.metadata.get("nbgrader", {}).get("solution")}
+    release.cells = [c for c in release.cells if not setup_cell.is_setup_cell(c)]
+    for cell in release.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in solutions:
+            cell.source = solutions[grade_id]
+    assert set(solution_cells(release)) == set(solutions)
+    return setup_cell.stamp(release, chapter, settings)
+
+
+def test_release_notebooks_set_themselves_up_and_pass_their_visible_tests_on_colab(colab, tmp_path, monkeypatch):
+    python, env, settings = colab
+    monkeypatch.setenv("JUPYTER_PATH", env["JUPYTER_PATH"])  # where nbclient finds the simulated Colab's kernel
+    assert _run(python, "-c", "import importlib.util as u; print(u.find_spec('course'))").strip() == "None"
+    torch_before = _torch_location(python)
+
+    # Outside Colab (no google.colab) and without the course, the setup cell says what to do instead.
+    outside = {k: v for k, v in env.items() if k != "PYTHONPATH"}
+    done = subprocess.run([str(python), "-c", setup_cell.setup_source(settings)], capture_output=True, text=True,
+                          env=outside, cwd="/")
+    assert done.returncode != 0 and "run `make lab`" in done.stderr, done.stderr[-2000:]
+
+    greetings = {}
+    for chapter in notebook_run.chapters():
+        folder = tmp_path / chapter  # as Colab opens it: the notebook alone, no repository around it
+        folder.mkdir()
+        path = folder / f"{chapter}.ipynb"
+        nbformat.write(_colab_notebook(chapter, settings), path)
+        nb, seconds = notebook_run.execute(path, "grade", timeout=300, kernel_name=KERNEL, env=env)
+        assert notebook_run.problems(nb) == [], f"{chapter} on the simulated Colab ({seconds:.0f} s)"
+        greetings[chapter] = "".join(o.get("text", "") for o in nb.cells[1].outputs)
+    assert all("profile=grade" in text for text in greetings.values()), greetings
+    installed = json.loads(_run(python, "-m", "pip", "list", "--format", "json"))
+    assert "frame-by-frame-course" in {p["name"] for p in installed}
+    assert _torch_location(python) == torch_before, "the setup cell changed Colab's torch"
+
+
+def test_readme_carries_every_chapters_colab_badge():
+    settings = setup_cell.course_settings(REPO_ROOT)
+    readme = (REPO_ROOT / "README.md").read_text()
+    missing = [c for c in notebook_run.chapters() if setup_cell.badge_markdown(settings, c) not in readme]
+    assert not missing, f"README.md lacks the Open in Colab badge of {missing}"
+
+
+def test_stamp_puts_badge_and_setup_first_with_stable_ids():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# ch")])
+    github = setup_cell.Settings("https://github.com/owner/course")
+    stamped = setup_cell.stamp(nb, "ch01_x", github)
+    assert [c.cell_type for c in stamped.cells] == ["markdown", "code", "markdown"] and len(nb.cells) == 1
+    assert "colab.research.google.com/github/owner/course/blob/main/release/ch01_x/ch01_x.ipynb" in stamped.cells[0].source
+    assert "'https://github.com/owner/course'" in stamped.cells[1].source
+    assert all(setup_cell.is_setup_cell(c) for c in stamped.cells[:2]) and not setup_cell.is_setup_cell(stamped.cells[2])
+    assert setup_cell.stamp(nb, "ch01_x", github) == stamped
+    local = setup_cell.stamp(nb, "ch01_x", setup_cell.Settings("file:///tmp/clone", "abc123"))
+    assert [c.cell_type for c in local.cells] == ["code", "markdown"], "Colab opens no file:// address: no badge"
+    assert setup_cell.stamp(nb, "ch01_x", None) == nb
