@@ -24,6 +24,7 @@ from . import feedback, plan, precheck, repair, roster, scan, scoring, session
 from .course_root import Blueprint, CourseRoot, assignments_in, generated_course_root
 from .sandbox import Limits, Sandbox
 from .scoring import CellScore
+from .shard import Shard
 
 # Every experiment reads COURSE_PROFILE; the grade profile is tiny, CPU-only and seeded. One thread per library
 # and a fixed hash seed make runs repeat exactly; the runner seeds random, numpy and torch and turns on torch's
@@ -62,6 +63,7 @@ class Options:
     notebook_timeout: float = DEFAULT_NOTEBOOK_TIMEOUT
     jobs: int = 1
     isolate: bool = True  # False: --no-sandbox
+    shard: Shard | None = None  # --shard K/N: grade only the students this shard owns
 
 
 def _stage_files(folder: Path, blueprint: Blueprint, data: Path) -> list[str]:
@@ -198,7 +200,7 @@ def grade_batch(course_dir: Path, submitted_dir: Path, out_dir: Path, log, assig
     course_dir, submitted_dir = course_dir.resolve(), submitted_dir.resolve()
     known = assignments_in(course_dir)
     assignments = sorted(assignments or known)
-    students = roster.students(submitted_dir)
+    students = [s for s in roster.students(submitted_dir) if options.shard is None or options.shard.owns(s)]
     student_flags = {student: tuple(roster.warnings(submitted_dir, student, known)) for student in students}
     for text in itertools.chain.from_iterable(student_flags.values()):
         log.write(f"warning: {text}\n")

@@ -5,7 +5,7 @@ import shutil
 from pathlib import Path
 
 # What a run writes, but for grading.log: a lone log (a run that stopped before grading anything) is overwritten.
-RESULTS = ("grades.csv", "cells.csv", "feedback")
+RESULTS = ("grades.csv", "cells.csv", "feedback", "messages.csv", "report.html", "shard.json")
 
 
 class OutDirError(RuntimeError):

@@ -6,7 +6,7 @@ notebook's was running, and no student code had reached into the grader before o
 bent the rules, even when it cost nothing, becomes a flag for an instructor.
 """
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .course_root import Blueprint
 from .session import Outcome
@@ -15,11 +15,18 @@ TIMEOUT_ENAME = "CellTimeout"
 MAX_NAMES = 3
 
 
+MESSAGE_LIMIT = 300  # characters of a failure message kept for the instructor
+
+
 @dataclass(frozen=True)
 class CellScore:
     grade_id: str
     score: float
     max_score: float
+    hidden: bool = False
+    # Why the cell failed, for the instructor only (OUT/messages.csv, the class report): unlike the student's
+    # feedback it keeps a hidden test's error message, as the instructor wrote the test. Empty when it passed.
+    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -46,7 +53,7 @@ def summary(cells: tuple[CellScore, ...]) -> str:
 
 
 def unscored(blueprint: Blueprint) -> tuple[CellScore, ...]:
-    return tuple(CellScore(cell.grade_id, 0.0, cell.points) for cell in blueprint.tests)
+    return tuple(CellScore(cell.grade_id, 0.0, cell.points, cell.hidden) for cell in blueprint.tests)
 
 
 def decide(blueprint: Blueprint, nb, planned: list[dict], outcome: Outcome, ignore: str | None,
@@ -86,7 +93,7 @@ def decide(blueprint: Blueprint, nb, planned: list[dict], outcome: Outcome, igno
     for course_cell in blueprint.tests:
         index = next((i for i, grade_id in ids.items() if grade_id == course_cell.grade_id), None)
         result = outcome.results.get(index)
-        why = None
+        why = message = None
         if result is None:
             why = "it did not run: the notebook stopped before it"
         elif taint is not None and taint[0] <= position[index]:
@@ -102,12 +109,15 @@ def decide(blueprint: Blueprint, nb, planned: list[dict], outcome: Outcome, igno
         elif not result.get("ok"):
             error = result.get("error", {})
             # A hidden test's error would show its code: the student only learns that it failed.
-            why = "" if course_cell.hidden else \
-                f"{error.get('ename', 'Error')}: {str(error.get('evalue', ''))[:300]}".rstrip(": ")
+            message = f"{error.get('ename', 'Error')}: {str(error.get('evalue', ''))[:MESSAGE_LIMIT]}".rstrip(": ")
+            why = "" if course_cell.hidden else message
         elif result.get("stderr") and not (ignore and re.search(ignore, result["stderr"])):
             why = "it wrote to stderr (a warning or an error message counts)"
+            first = next((line.strip() for line in result["stderr"].splitlines() if line.strip()), "")
+            message = f"wrote to stderr: {first[:MESSAGE_LIMIT]}"
         passed = why is None
-        scores.append(CellScore(course_cell.grade_id, course_cell.points if passed else 0.0, course_cell.points))
+        scores.append(CellScore(course_cell.grade_id, course_cell.points if passed else 0.0, course_cell.points,
+                                course_cell.hidden, "" if passed else message or why))
         if index is not None:
             notes[index] = (passed, "passed" if passed else why)
     cells = tuple(scores)
@@ -120,7 +130,7 @@ def decide(blueprint: Blueprint, nb, planned: list[dict], outcome: Outcome, igno
                     == TIMEOUT_ENAME), None)
     if outcome.end == "no_start":
         return Verdict("error", "The grader could not start your notebook; an instructor will look at the grading "
-                                "log.", tuple(CellScore(c.grade_id, 0.0, c.max_score) for c in cells),
+                                "log.", tuple(replace(c, score=0.0, message="") for c in cells),
                        tuple(flags), notes)
     if outcome.end == "finished":
         if stopped is not None:

@@ -1,0 +1,96 @@
+"""OUT/report.html and OUT/messages.csv after a grading run of a small class on the fixture course: statuses,
+score distribution, pass rates of visible and hidden tests, failure messages grouped with their numbers
+normalised (hidden tests' messages included: the page is the instructor's), flags, and every text escaped."""
+import html
+import re
+from html.parser import HTMLParser
+
+import pytest
+from conftest import FIXTURE_COURSE, run_autograder
+from fixture_class import ASSIGNMENT, HTML_MESSAGE, MISSPELT_FLAG, make_class
+
+from autograder.messages import normalise
+from autograder.report import read_rows
+from course.testing import expect_close
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    base = tmp_path_factory.mktemp("class")
+    make_class(base / "submitted")
+    run_autograder(base / "submitted", base / "out", "--course-dir", str(FIXTURE_COURSE))
+    return base / "out"
+
+
+class _Tags(HTMLParser):
+    """Every start tag of a page, with its attributes (text that merely looks like a tag is not one)."""
+
+    def __init__(self):
+        super().__init__()
+        self.found = []
+
+    def handle_starttag(self, tag, attrs):
+        self.found.append((tag, attrs))
+
+
+def _cells_text(page: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def test_numbers_are_normalised_so_near_identical_helper_messages_group():
+    found = []
+    for got in (0.5, 0.75, float("nan"), -3e-9):
+        with pytest.raises(AssertionError) as error:
+            expect_close("loss", [0.25, got], [0.25, 0.25], rtol=1e-5, atol=1e-8)
+        found.append(str(error.value))
+    assert len(set(found)) == 4
+    assert {normalise(m) for m in found} == {
+        "loss: expected # at index #, got # (difference #; allowed # + #·|expected|; # of # values outside)"}
+    assert normalise("test_1 of x2: expected 3 values, got 0x7f") == "test_1 of x2: expected # values, got #"
+
+
+def test_messages_csv_keeps_every_test_cells_failure_hidden_ones_included(out):
+    rows = read_rows(out / "messages.csv")
+    assert [r["grade_id"] for r in rows] == [r["grade_id"] for r in read_rows(out / "cells.csv")]
+    by_key = {(r["student"], r["grade_id"]): r for r in rows}
+    assert by_key[("raises_a", "test_mean_of")]["message"] == "ValueError: cannot average 3 numbers"
+    hidden = by_key[("raises_b", "test_mean_of_hidden")]
+    assert (hidden["hidden"], hidden["message"]) == ("yes", "ValueError: cannot average 14 numbers")
+    assert by_key[("wrong", "test_mean_of_hidden")]["message"] == "AssertionError"
+    assert by_key[("reference", "test_mean_of_hidden")]["message"] == ""
+    assert by_key[("missing", "test_square")]["message"] == ""
+    # The student's own page still hides the hidden test's message.
+    page = (out / "feedback" / "raises_b" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()
+    assert "cannot average 14" not in page and "cannot average 13" in page
+
+
+def test_report_shows_statuses_scores_pass_rates_messages_and_flags(out):
+    page = (out / "report.html").read_text()
+    text = _cells_text(page)
+    assert "Statuses" in page and "missing" in text and "No fx01_basics/ folder was submitted." in text
+    # One score histogram and one pass-rate chart for the one assignment, embedded.
+    assert len(re.findall(r'<img alt="figure" src="data:image/png;base64,[A-Za-z0-9+/=]+">', page)) == 2
+    # 6 notebooks ran: blank and html fail test_square; only reference and html pass test_mean_of_hidden.
+    rows = {m[0]: m[1:] for m in re.findall(r"<tr><td>(test_\w+)</td><td>(?:<span[^>]*>)?(\w+)(?:</span>)?</td>"
+                                            r'<td class="n">([0-9/]+)</td><td class="n">(\d+) %</td>'
+                                            r'<td class="n">(\d*)</td></tr>', page)}
+    assert rows == {"test_square": ("visible", "4/6", "67", ""), "test_square_hidden": ("hidden", "4/6", "67", "0"),
+                    "test_mean_of": ("visible", "3/6", "50", ""),
+                    "test_mean_of_hidden": ("hidden", "2/6", "33", "1")}  # wrong passes the visible one only
+    grouped = re.findall(r'<tr><td>(test_\w+)</td><td class="n">(\d+)</td><td><code>([^<]*)</code>', page)
+    assert ("test_mean_of", "2", "ValueError: cannot average # numbers") in grouped
+    assert ("test_mean_of_hidden", "2", "ValueError: cannot average # numbers") in grouped
+    assert ("test_mean_of_hidden", "1", "AssertionError") in grouped
+    assert MISSPELT_FLAG in text
+
+
+def test_report_is_self_contained_and_escapes_what_students_wrote(out):
+    page = (out / "report.html").read_text()
+    assert HTML_MESSAGE not in page and html.escape(HTML_MESSAGE) in page
+    assert "<script" not in page.lower() and "<link" not in page.lower()
+    tags = _Tags()
+    tags.feed(page)
+    assert {tag for tag, _ in tags.found} <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3",
+                                               "p", "table", "tr", "th", "td", "span", "code", "img", "br"}
+    links = [value for _, attrs in tags.found for name, value in attrs if name in ("src", "href", "srcset")]
+    assert links and all(link.startswith("data:image/png;base64,") for link in links)

@@ -1,0 +1,92 @@
+"""to-gradebook and grade --gradebook: a run's scores go into a copy of the fixture course's gradebook.db through
+nbgrader's API, and `nbgrader export` then gives each student's total from grades.csv; a gradebook whose test
+cells disagree with the run is refused, unchanged; the repository's files never change."""
+import csv
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command, run_nbgrader
+from fixture_class import ASSIGNMENT, SCORES, make_class
+
+from autograder.report import read_rows
+
+
+def _snapshot(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _to_gradebook(out, course) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "autograder", "to-gradebook", str(out), "--course-dir", str(course)],
+                          cwd=REPO_ROOT, capture_output=True, text=True)
+
+
+def _export(course, name="export.csv") -> dict[str, float]:
+    done = run_nbgrader(course, "export", "--to", name)
+    assert done.returncode == 0, done.stdout + done.stderr
+    with open(course / name, newline="") as f:
+        return {row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == ASSIGNMENT}
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """A copy of the fixture course, graded with --gradebook."""
+    base = tmp_path_factory.mktemp("gradebook")
+    course = base / "course"
+    for name in ("source", "release"):
+        shutil.copytree(FIXTURE_COURSE / name, course / name)
+    shutil.copy(FIXTURE_COURSE / "nbgrader_config.py", course)
+    make_class(base / "submitted")
+    before, leftovers = _snapshot(FIXTURE_COURSE), (REPO_ROOT / "gradebook.db").exists()
+    done = subprocess.run(autograder_command(base / "submitted", base / "out", "--course-dir", str(course),
+                                             "--gradebook"), cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "into the gradebook" in done.stdout
+    assert _snapshot(FIXTURE_COURSE) == before and (REPO_ROOT / "gradebook.db").exists() == leftovers
+    return {"course": course, "out": base / "out"}
+
+
+def _totals(out) -> dict[str, float]:
+    totals = {}
+    for row in read_rows(out / "grades.csv"):
+        totals[row["student"]] = totals.get(row["student"], 0.0) + float(row["score"])
+    return totals
+
+
+def test_nbgrader_export_gives_the_totals_of_grades_csv(course):
+    assert (course["course"] / "gradebook.db").is_file()
+    exported = _export(course["course"])
+    assert exported == _totals(course["out"]) == {student: float(score) for student, score in SCORES.items()}
+
+
+def test_writing_again_changes_nothing(course):
+    done = _to_gradebook(course["out"], course["course"])
+    assert done.returncode == 0, done.stderr
+    assert "wrote 6 submissions" in done.stdout  # the missing student has none
+    assert _export(course["course"], "again.csv") == _totals(course["out"])
+
+
+def test_a_gradebook_that_disagrees_on_points_is_refused_unchanged(course, tmp_path):
+    out = tmp_path / "out"
+    shutil.copytree(course["out"], out)
+    text = (out / "cells.csv").read_text()
+    (out / "cells.csv").write_text(text.replace(",test_square,0,1\n", ",test_square,0,5\n")
+                                   .replace(",test_square,1,1\n", ",test_square,5,5\n"))
+    db = (course["course"] / "gradebook.db").read_bytes()
+    done = _to_gradebook(out, course["course"])
+    assert done.returncode == 1
+    assert f"{ASSIGNMENT}/{ASSIGNMENT}/test_square: 1 points in the gradebook, 5 in the run" in done.stderr
+    assert (course["course"] / "gradebook.db").read_bytes() == db
+
+
+def test_a_gradebook_nbgrader_generated_takes_the_scores_too(course, tmp_path):
+    """The usual course root: `nbgrader generate_assignment` (make release) already filled its gradebook."""
+    copy = tmp_path / "course"
+    for name in ("source", "nbgrader_config.py"):
+        (shutil.copytree if name == "source" else shutil.copy)(course["course"] / name, copy / name)
+    done = run_nbgrader(copy, "generate_assignment", ASSIGNMENT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = _to_gradebook(course["out"], copy)
+    assert done.returncode == 0, done.stderr
+    assert _export(copy) == _totals(course["out"])

@@ -1,0 +1,102 @@
+"""--shard K/N and merge: the shards of a small class on the fixture course, merged, give the files one run
+writes (byte-identical grades.csv, cells.csv and messages.csv, the same feedback pages), with every log and a
+report for the whole class; shards that do not make one whole grading are refused."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command
+from fixture_class import ASSIGNMENT, SCORES, make_class
+
+from autograder.report import read_rows
+from autograder.shard import Shard
+
+# Undecodable bytes in a folder name: CSV files spell it \udcff, which sorts before letters; the real name
+# (a lone surrogate) sorts after them. Merged rows must follow the real names, as a run sorts them.
+ODD = os.fsdecode(b"\xffodd")
+OPTIONS = ("--course-dir", str(FIXTURE_COURSE))
+
+
+def _merge(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "autograder", "merge", *map(str, args)], cwd=REPO_ROOT,
+                          capture_output=True, text=True)
+
+
+def _files(folder) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("shards")
+    make_class(base / "submitted")
+    (base / "submitted" / "reference").rename(base / "submitted" / ODD)
+    names = {"whole": (), "shard1": ("--shard", "1/2"), "shard2": ("--shard", "2/2")}
+    started = {name: subprocess.Popen(autograder_command(base / "submitted", base / name, *OPTIONS, *extra),
+                                      cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for name, extra in names.items()}
+    for name, run in started.items():
+        stdout, stderr = run.communicate()
+        assert run.returncode == 0, f"{name}: {stdout}\n{stderr}"
+    merged = _merge(base / "shard2", base / "shard1", "--out", base / "merged")  # any order
+    assert merged.returncode == 0, merged.stderr
+    return base
+
+
+def test_every_student_is_in_exactly_one_shard():
+    students = [f"student{i}" for i in range(200)] + [ODD]
+    for count in range(1, 6):
+        owners = [[k for k in range(1, count + 1) if Shard(k, count).owns(s)] for s in students]
+        assert all(len(found) == 1 for found in owners), count
+    shares = [sum(Shard(k, 4).owns(s) for s in students) for k in range(1, 5)]
+    assert min(shares) > 30, shares  # a fair share each, roughly
+
+
+def test_shards_split_the_class(runs):
+    shard1 = {r["student"] for r in read_rows(runs / "shard1" / "grades.csv")}
+    shard2 = {r["student"] for r in read_rows(runs / "shard2" / "grades.csv")}
+    whole = {r["student"] for r in read_rows(runs / "whole" / "grades.csv")}
+    assert shard1 and shard2 and not shard1 & shard2 and shard1 | shard2 == whole
+    assert len(whole) == len(SCORES)
+
+
+def test_merged_files_are_those_of_one_run(runs):
+    for name in ("grades.csv", "cells.csv", "messages.csv"):
+        assert (runs / "merged" / name).read_bytes() == (runs / "whole" / name).read_bytes(), name
+    assert read_rows(runs / "merged" / "grades.csv")[-1]["student"] == "\\udcffodd"
+    assert _files(runs / "merged" / "feedback") == _files(runs / "whole" / "feedback")
+    assert not (runs / "merged" / "shard.json").exists()
+
+
+def test_merged_log_and_report_cover_the_whole_class(runs):
+    log = (runs / "merged" / "grading.log").read_text(errors="replace")
+    assert log.index("#### shard 1/2") < log.index("#### shard 2/2")
+    for row in read_rows(runs / "whole" / "grades.csv"):
+        assert f"==== {row['student']} / {ASSIGNMENT} / {ASSIGNMENT}.ipynb: {row['status']}" in log
+    assert "warning: missing/fx01_basic/ is not an assignment" in log
+    report = (runs / "merged" / "report.html").read_text()
+    assert f"{len(SCORES)} students, {len(SCORES)} notebooks" in report
+
+
+def test_shards_that_do_not_make_one_grading_are_refused(runs, tmp_path):
+    alone = _merge(runs / "shard1", "--out", tmp_path / "a")
+    assert alone.returncode == 1 and "missing [2]" in alone.stderr
+    twice = _merge(runs / "shard1", runs / "shard1", runs / "shard2", "--out", tmp_path / "b")
+    assert twice.returncode == 1 and "given twice" in twice.stderr
+    shutil.copytree(runs / "shard1", tmp_path / "copy")
+    copied = _merge(runs / "shard1", tmp_path / "copy", runs / "shard2", "--out", tmp_path / "b")
+    assert copied.returncode == 1 and "given twice [1]" in copied.stderr
+    not_a_shard = _merge(runs / "whole", runs / "shard2", "--out", tmp_path / "c")
+    assert not_a_shard.returncode == 1 and "not the output of `grade --shard K/N`" in not_a_shard.stderr
+    again = _merge(runs / "shard1", runs / "shard2", "--out", runs / "merged")
+    assert again.returncode == 2 and "--force" in again.stderr
+
+
+def test_a_bad_shard_is_a_usage_error(tmp_path):
+    (tmp_path / "submitted").mkdir()
+    for bad in ("3/2", "0/2", "1-2"):
+        done = subprocess.run(autograder_command(tmp_path / "submitted", tmp_path / "out", *OPTIONS, "--shard", bad),
+                              cwd=REPO_ROOT, capture_output=True, text=True)
+        assert done.returncode == 2 and "--shard" in done.stderr, bad
