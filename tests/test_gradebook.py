@@ -4,12 +4,12 @@ cells disagree with the run is refused, unchanged; the repository's files never 
 import csv
 import shutil
 import subprocess
-import sys
 
 import pytest
 from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command, run_nbgrader
 from fixture_class import ASSIGNMENT, SCORES, make_class
 
+from autograder.__main__ import main
 from autograder.report import read_rows
 
 
@@ -17,9 +17,11 @@ def _snapshot(folder):
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def _to_gradebook(out, course) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "autograder", "to-gradebook", str(out), "--course-dir", str(course)],
-                          cwd=REPO_ROOT, capture_output=True, text=True)
+def _to_gradebook(out, course, capsys) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of `to-gradebook`, in this process (nbgrader's API is loaded already)."""
+    status = main(["to-gradebook", str(out), "--course-dir", str(course)])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
 
 
 def _export(course, name="export.csv") -> dict[str, float]:
@@ -60,33 +62,33 @@ def test_nbgrader_export_gives_the_totals_of_grades_csv(course):
     assert exported == _totals(course["out"]) == {student: float(score) for student, score in SCORES.items()}
 
 
-def test_writing_again_changes_nothing(course):
-    done = _to_gradebook(course["out"], course["course"])
-    assert done.returncode == 0, done.stderr
-    assert "wrote 6 submissions" in done.stdout  # the missing student has none
+def test_writing_again_changes_nothing(course, capsys):
+    status, out, err = _to_gradebook(course["out"], course["course"], capsys)
+    assert status == 0, err
+    assert "wrote 6 submissions" in out  # the missing student has none
     assert _export(course["course"], "again.csv") == _totals(course["out"])
 
 
-def test_a_gradebook_that_disagrees_on_points_is_refused_unchanged(course, tmp_path):
+def test_a_gradebook_that_disagrees_on_points_is_refused_unchanged(course, tmp_path, capsys):
     out = tmp_path / "out"
     shutil.copytree(course["out"], out)
     text = (out / "cells.csv").read_text()
     (out / "cells.csv").write_text(text.replace(",test_square,0,1\n", ",test_square,0,5\n")
                                    .replace(",test_square,1,1\n", ",test_square,5,5\n"))
     db = (course["course"] / "gradebook.db").read_bytes()
-    done = _to_gradebook(out, course["course"])
-    assert done.returncode == 1
-    assert f"{ASSIGNMENT}/{ASSIGNMENT}/test_square: 1 points in the gradebook, 5 in the run" in done.stderr
+    status, _, err = _to_gradebook(out, course["course"], capsys)
+    assert status == 1
+    assert f"{ASSIGNMENT}/{ASSIGNMENT}/test_square: 1 points in the gradebook, 5 in the run" in err
     assert (course["course"] / "gradebook.db").read_bytes() == db
 
 
-def test_a_gradebook_nbgrader_generated_takes_the_scores_too(course, tmp_path):
+def test_a_gradebook_nbgrader_generated_takes_the_scores_too(course, tmp_path, capsys):
     """The usual course root: `nbgrader generate_assignment` (make release) already filled its gradebook."""
     copy = tmp_path / "course"
     for name in ("source", "nbgrader_config.py"):
         (shutil.copytree if name == "source" else shutil.copy)(course["course"] / name, copy / name)
     done = run_nbgrader(copy, "generate_assignment", ASSIGNMENT)
     assert done.returncode == 0, done.stdout + done.stderr
-    done = _to_gradebook(course["out"], copy)
-    assert done.returncode == 0, done.stderr
+    status, _, err = _to_gradebook(course["out"], copy, capsys)
+    assert status == 0, err
     assert _export(copy) == _totals(course["out"])

@@ -10,6 +10,7 @@ import pytest
 from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command
 from fixture_class import ASSIGNMENT, SCORES, make_class
 
+from autograder.__main__ import main
 from autograder.report import read_rows
 from autograder.shard import Shard
 
@@ -22,6 +23,15 @@ OPTIONS = ("--course-dir", str(FIXTURE_COURSE))
 def _merge(*args) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "autograder", "merge", *map(str, args)], cwd=REPO_ROOT,
                           capture_output=True, text=True)
+
+
+def _refused(capsys, *args) -> tuple[int, str]:
+    """(exit status, stderr) of the command line run in this process: refusals need no new interpreter."""
+    try:
+        status = main([str(arg) for arg in args])
+    except SystemExit as stop:  # argparse's usage errors
+        status = stop.code
+    return status, capsys.readouterr().err
 
 
 def _files(folder) -> dict[str, bytes]:
@@ -80,23 +90,25 @@ def test_merged_log_and_report_cover_the_whole_class(runs):
     assert f"{len(SCORES)} students, {len(SCORES)} notebooks" in report
 
 
-def test_shards_that_do_not_make_one_grading_are_refused(runs, tmp_path):
-    alone = _merge(runs / "shard1", "--out", tmp_path / "a")
-    assert alone.returncode == 1 and "missing [2]" in alone.stderr
-    twice = _merge(runs / "shard1", runs / "shard1", runs / "shard2", "--out", tmp_path / "b")
-    assert twice.returncode == 1 and "given twice" in twice.stderr
+def test_shards_that_do_not_make_one_grading_are_refused(runs, tmp_path, capsys):
+    status, err = _refused(capsys, "merge", runs / "shard1", "--out", tmp_path / "a")
+    assert status == 1 and "missing [2]" in err
+    status, err = _refused(capsys, "merge", runs / "shard1", runs / "shard1", runs / "shard2", "--out", tmp_path / "b")
+    assert status == 1 and "given twice" in err
     shutil.copytree(runs / "shard1", tmp_path / "copy")
-    copied = _merge(runs / "shard1", tmp_path / "copy", runs / "shard2", "--out", tmp_path / "b")
-    assert copied.returncode == 1 and "given twice [1]" in copied.stderr
-    not_a_shard = _merge(runs / "whole", runs / "shard2", "--out", tmp_path / "c")
-    assert not_a_shard.returncode == 1 and "not the output of `grade --shard K/N`" in not_a_shard.stderr
-    again = _merge(runs / "shard1", runs / "shard2", "--out", runs / "merged")
-    assert again.returncode == 2 and "--force" in again.stderr
+    status, err = _refused(capsys, "merge", runs / "shard1", tmp_path / "copy", runs / "shard2", "--out", tmp_path / "b")
+    assert status == 1 and "given twice [1]" in err
+    status, err = _refused(capsys, "merge", runs / "whole", runs / "shard2", "--out", tmp_path / "c")
+    assert status == 1 and "not the output of `grade --shard K/N`" in err
+    status, err = _refused(capsys, "merge", runs / "shard1", runs / "shard2", "--out", runs / "merged")
+    assert status == 2 and "--force" in err
+    status, err = _refused(capsys, "to-gradebook", runs / "shard1", "--course-dir", FIXTURE_COURSE)
+    assert status == 2 and "merge the shards" in err
 
 
-def test_a_bad_shard_is_a_usage_error(tmp_path):
+def test_a_bad_shard_is_a_usage_error(tmp_path, capsys):
     (tmp_path / "submitted").mkdir()
     for bad in ("3/2", "0/2", "1-2"):
-        done = subprocess.run(autograder_command(tmp_path / "submitted", tmp_path / "out", *OPTIONS, "--shard", bad),
-                              cwd=REPO_ROOT, capture_output=True, text=True)
-        assert done.returncode == 2 and "--shard" in done.stderr, bad
+        status, err = _refused(capsys, "grade", tmp_path / "submitted", "--out", tmp_path / "out", *OPTIONS,
+                               "--shard", bad)
+        assert status == 2 and "--shard" in err, bad
