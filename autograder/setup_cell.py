@@ -21,7 +21,8 @@ BADGE_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
 GITHUB = "https://github.com/"
 
 SETUP = '''\
-# Setup, written by `make release`: keep it first. Where `course` imports (make lab, grading) it only reports the
+#@title Setup: run this cell first
+# Written by `make release`: keep it first. Where `course` imports (make lab, grading) it only reports the
 # profile and device. On Colab it installs the course package, torchviz and Graphviz, leaving Colab's torch alone.
 def _setup_course(repository={repository!r}, ref={ref!r}):
     import importlib.util
@@ -100,7 +101,10 @@ def stamp(nb, assignment: str, settings: Settings | None):
     nb = copy.deepcopy(nb)
     if settings is None:
         return nb
-    first = [_tagged(nbformat.v4.new_code_cell(setup_source(settings)))]
+    setup = _tagged(nbformat.v4.new_code_cell(setup_source(settings)))
+    # Folded away: Colab shows the #@title line of a form cell, JupyterLab a collapsed input.
+    setup.metadata.update(cellView="form", jupyter={"source_hidden": True})
+    first = [setup]
     badge = badge_markdown(settings, assignment)
     if badge:
         first.insert(0, _tagged(nbformat.v4.new_markdown_cell(badge)))

@@ -3,12 +3,22 @@ nbgrader, and an environment in which Jupyter, IPython and Matplotlib never writ
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_COURSE = REPO_ROOT / "tests" / "fixtures" / "course"
+SCREENSHOTS = REPO_ROOT / "build" / "screenshots"
+_STARTED = time.time()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Where the browser tests of this run left their screenshots."""
+    shots = sorted(p.name for p in SCREENSHOTS.glob("*.png") if p.stat().st_mtime >= _STARTED)
+    if shots:
+        terminalreporter.write_line(f"browser screenshots: {SCREENSHOTS} ({', '.join(shots)})")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,45 +1,12 @@
 """The learning-rate slider, wired for real: JupyterLab in headless Chromium, drag the slider, see a new plot.
 
 Headless executors keep only the widget model, not the plot a callback draws (FIELD-NOTES), so the pure
-callback is unit-tested in test_course.py and the wiring is tested here. Chromium comes from Debian
-(`/usr/bin/chromium`, installed by .ci/run); Playwright never downloads a browser.
+callback is unit-tested in test_course.py and the wiring is tested here.
 """
-import os
-import signal
-import socket
-import subprocess
-import time
-import urllib.request
-from pathlib import Path
-
 import nbformat
-import pytest
+from lab_browser import chromium_page, needs_chromium, open_notebook, run_all_cells, served_lab
 
-from tools import notebook_run
-
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed")
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_for_server(url, proc, seconds=60):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            urllib.request.urlopen(url, timeout=3).close()
-            return
-        except OSError:
-            time.sleep(0.5)
-    raise AssertionError(f"JupyterLab did not answer (exit code {proc.poll()})")
+pytestmark = needs_chromium
 
 
 def test_dragging_the_lr_slider_redraws_the_plot(tmp_path):
@@ -52,37 +19,21 @@ def test_dragging_the_lr_slider_redraws_the_plot(tmp_path):
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, served / "slider.ipynb")
 
-    port, token = _free_port(), "fbf-browser-test"
-    # A student's kernel environment: it draws inline (the test session's Agg backend would draw nothing).
-    env = dict(notebook_run.kernel_env("grade", tmp_path), JUPYTER_TOKEN=token)
-    lab = subprocess.Popen(["bash", str(ROOT / "tools" / "lab.sh"), str(port), str(served)], env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        _wait_for_server(f"http://127.0.0.1:{port}/api/status?token={token}", lab)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(f"http://127.0.0.1:{port}/lab/tree/slider.ipynb?token={token}")
-            page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
-            page.locator(".jp-NotebookPanel .jp-Cell").first.click()   # make the notebook the active panel
-            page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-            page.locator(".lm-Menu-item:not(.lm-mod-disabled) .lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-            page.wait_for_selector(".jp-OutputArea-output img", timeout=60_000)
-            readout = page.locator(".widget-readout").first
-            before_value = readout.inner_text()
-            before_plot = page.locator(".jp-OutputArea-output img").first.get_attribute("src")
+    with served_lab(served, tmp_path) as base, sync_playwright() as p, chromium_page(p) as page:
+        open_notebook(page, base, "slider.ipynb")
+        run_all_cells(page)
+        page.wait_for_selector(".jp-OutputArea-output img", timeout=60_000)
+        readout = page.locator(".widget-readout").first
+        before_value = readout.inner_text()
+        before_plot = page.locator(".jp-OutputArea-output img").first.get_attribute("src")
 
-            handle = page.locator(".noUi-handle").first
-            handle.focus()
-            for _ in range(10):
-                handle.press("ArrowRight")
-            page.wait_for_function(
-                "([old]) => { const img = document.querySelector('.jp-OutputArea-output img');"
-                " return img && img.getAttribute('src') !== old; }", arg=[before_plot], timeout=30_000)
-            page.screenshot(path=str(tmp_path / "slider.png"))
-            after_value = readout.inner_text()
-            browser.close()
-        assert float(after_value) > float(before_value), (before_value, after_value)
-    finally:
-        os.killpg(lab.pid, signal.SIGTERM)
-        lab.wait(timeout=30)
+        handle = page.locator(".noUi-handle").first
+        handle.focus()
+        for _ in range(10):
+            handle.press("ArrowRight")
+        page.wait_for_function(
+            "([old]) => { const img = document.querySelector('.jp-OutputArea-output img');"
+            " return img && img.getAttribute('src') !== old; }", arg=[before_plot], timeout=30_000)
+        page.screenshot(path=str(tmp_path / "slider.png"))
+        after_value = readout.inner_text()
+    assert float(after_value) > float(before_value), (before_value, after_value)

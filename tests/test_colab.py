@@ -10,14 +10,12 @@ network, Graphviz through apt (here `dot` is already installed), and Colab's own
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import nbformat
 import pytest
 from conftest import REPO_ROOT
 
 from autograder import setup_cell
-from autograder.mutation import solution_cells
 from tools import notebook_run
 
 # What Colab has preinstalled that the course relies on, at the versions the course is tested with.
@@ -60,18 +58,10 @@ def _torch_location(python) -> str:
 
 
 def _colab_notebook(chapter: str, settings) -> nbformat.NotebookNode:
-    """The committed release notebook as a student who finished it has it, stamped for the simulated Colab."""
-    release = nbformat.read(REPO_ROOT / "release" / chapter / f"{chapter}.ipynb", as_version=4)
-    source = nbformat.read(notebook_run.source_notebook(chapter), as_version=4)
-    solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source.cells
-                 if c.metadata.get("nbgrader", {}).get("solution")}
-    release.cells = [c for c in release.cells if not setup_cell.is_setup_cell(c)]
-    for cell in release.cells:
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if grade_id in solutions:
-            cell.source = solutions[grade_id]
-    assert set(solution_cells(release)) == set(solutions)
-    return setup_cell.stamp(release, chapter, settings)
+    """The student copy as a student who finished it has it, stamped for the simulated Colab."""
+    nb = notebook_run.solved_release(chapter)
+    nb.cells = [c for c in nb.cells if not setup_cell.is_setup_cell(c)]
+    return setup_cell.stamp(nb, chapter, settings)
 
 
 def test_release_notebooks_set_themselves_up_and_pass_their_visible_tests_on_colab(colab, tmp_path, monkeypatch):

@@ -23,6 +23,26 @@ def source_notebook(chapter):
     return ROOT / "source" / chapter / f"{chapter}.ipynb"
 
 
+def release_notebook(chapter):
+    return ROOT / "release" / chapter / f"{chapter}.ipynb"
+
+
+def solved_release(chapter):
+    """The student copy of `chapter` as a student who finished it has it: the release notebook with the source's
+    reference solutions written into its solution cells."""
+    nb = nbformat.read(release_notebook(chapter), as_version=4)
+    source = nbformat.read(source_notebook(chapter), as_version=4)
+    solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source.cells
+                 if c.metadata.get("nbgrader", {}).get("solution")}
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in solutions:
+            cell.source = solutions.pop(grade_id)
+    if solutions:
+        raise ValueError(f"{chapter}: the release has no solution cell {sorted(solutions)}: run `make release`")
+    return nb
+
+
 def kernel_env(profile, scratch):
     """The environment of a notebook kernel: a profile, and Jupyter/IPython/matplotlib state kept in `scratch`."""
     env = dict(os.environ)
