@@ -69,3 +69,78 @@ def lr_slider(steps: int, initial_lr: float = 0.05):
                                     description="lr", readout_format=".3f", continuous_update=False)
     out = widgets.interactive_output(lambda lr: draw_lr_explorer(lr, steps), {"lr": slider})
     return widgets.VBox([slider, out])
+
+
+# ------------------------------------------------------------------ chapter 3: the batch-size slider
+BATCH_SIZES = tuple(2**k for k in range(11))     # 1 … 1024, log-spaced
+
+
+def _slider_problem():
+    from .noise import Regression
+
+    if not hasattr(_slider_problem, "cached"):
+        _slider_problem.cached = Regression(n=2048, dim=8, noise=1.0, seed=0)
+    return _slider_problem.cached
+
+
+def batch_runs(batch_size: int, lr: float, steps: int, seeds: int = 8):
+    """Mini-batch SGD on a fixed linear-regression problem, `seeds` runs from the same start.
+
+    Returns {"mean", "low", "high"}: the full-data loss per step (length steps+1) averaged over the seeds, and
+    its 10th and 90th percentile across them (the noise band). Diverging runs are cut at 1e6.
+    """
+    problem = _slider_problem()
+    losses = problem.sgd(batch_size, [lr], steps, seeds=seeds, seed=batch_size)[:, 0, :]   # [seeds, steps+1]
+    losses = torch.nan_to_num(losses, nan=1e6, posinf=1e6).clamp(max=1e6)
+    low, high = torch.quantile(losses, torch.tensor([0.1, 0.9], dtype=losses.dtype), dim=0)
+    return {"mean": losses.mean(0).tolist(), "low": low.tolist(), "high": high.tolist(),
+            "loss_min": problem.loss_min}
+
+
+def draw_batch_explorer(batch_size: int, lr: float, steps: int, memory_fn, budget_bytes: float, seeds: int = 8):
+    """The callback behind the batch-size slider: the loss curve with its noise band, and a memory bar.
+
+    `memory_fn(batch_size)` gives the training memory: a number of bytes, or {part: bytes} drawn stacked
+    (a "total" entry is left out of the stack).
+    """
+    run = batch_runs(batch_size, lr, steps, seeds)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [3, 1]})
+    x = range(steps + 1)
+    left.fill_between(x, run["low"], run["high"], alpha=0.3, label=f"10–90 % of {seeds} seeds")
+    left.plot(x, run["mean"], label=f"mean, batch {batch_size}, lr {lr:.3g}")
+    left.axhline(run["loss_min"], color="black", linewidth=0.8, linestyle=":", label="lowest possible loss")
+    left.set_yscale("log")
+    left.set_xlabel("step")
+    left.set_ylabel("full-data loss")
+    left.set_title("mini-batch SGD: loss and its noise band")
+    left.legend(fontsize="small")
+
+    memory = memory_fn(batch_size)
+    parts = {k: v for k, v in memory.items() if k != "total"} if isinstance(memory, dict) else {"memory": memory}
+    bottom = 0.0
+    for name, value in parts.items():
+        right.bar(["batch %d" % batch_size], [value / 2**20], bottom=bottom, label=name)
+        bottom += value / 2**20
+    right.axhline(budget_bytes / 2**20, color="crimson", linestyle="--", label="budget")
+    right.set_ylim(0, max(bottom, budget_bytes / 2**20) * 1.15)
+    right.set_ylabel("MiB")
+    right.set_title("training memory")
+    right.legend(fontsize="small")
+    fig.tight_layout()
+    plt.show()
+    return fig
+
+
+def batch_slider(memory_fn, budget_bytes: float, steps: int = 60, initial_batch: int = 4, initial_lr: float = 0.05,
+                 seeds: int = 8):
+    """A batch-size slider (log-spaced: 1, 2, 4, …) and a learning-rate slider redrawing `draw_batch_explorer`."""
+    import ipywidgets as widgets
+
+    batch = widgets.SelectionSlider(options=list(BATCH_SIZES), value=initial_batch, description="batch",
+                                    continuous_update=False)
+    lr = widgets.FloatLogSlider(value=initial_lr, base=10, min=-3, max=0, step=0.1, description="lr",
+                                readout_format=".3f", continuous_update=False)
+    out = widgets.interactive_output(
+        lambda batch_size, lr: draw_batch_explorer(batch_size, lr, steps, memory_fn, budget_bytes, seeds),
+        {"batch_size": batch, "lr": lr})
+    return widgets.VBox([batch, lr, out])

@@ -1,0 +1,101 @@
+"""Training memory, taken apart: big models built without memory, cards to compare against, and the plots.
+
+What training keeps in memory is parameters + gradients + optimizer state + activations (the tensors autograd
+saves for backward). Chapter 3 counts each one; this module holds what the counting stands on.
+"""
+import contextlib
+import statistics
+import time
+
+import matplotlib.pyplot as plt
+import torch
+
+from .decoder import TinyDecoder
+
+GB = 1e9
+GiB = 2**30
+# The cards the 7B table is read against (memory as sold, in GB = 10⁹ bytes).
+CARDS = {"16 GB card": 16 * GB, "24 GB card": 24 * GB, "80 GB card": 80 * GB}
+
+# LLaMA-7B's shape (Touvron et al., 2023): 32 blocks of width 4096, 32 heads, SwiGLU width 11008, 32000 tokens.
+LLAMA_7B = dict(vocab_size=32000, dim=4096, n_layers=32, n_heads=32, hidden=11008)
+
+
+@contextlib.contextmanager
+def default_dtype(dtype):
+    """Builds tensors in `dtype` inside the block (on the meta device `module.to(dtype)` is no option)."""
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)
+    try:
+        yield
+    finally:
+        torch.set_default_dtype(before)
+
+
+def decoder_on_meta(dtype=torch.bfloat16, **config):
+    """A TinyDecoder on the `meta` device: every tensor has a shape and a dtype, none has memory."""
+    with default_dtype(dtype), torch.device("meta"):
+        return TinyDecoder(**config)
+
+
+def saved_tensor_listing(fn):
+    """Runs fn() and lists every tensor autograd saves for backward, as it is saved (repeats included):
+    [(name of the op that made it, or "leaf/input", shape, dtype)]. A teaching aid: it does not ask which of
+    them share memory."""
+    listing = []
+
+    def pack(t):
+        maker = type(t.grad_fn).__name__ if t.grad_fn is not None else "leaf/input"
+        listing.append((maker, tuple(t.shape), t.dtype))
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        fn()
+    return listing
+
+
+def median_seconds(fn, repeats=5, warmup=1):
+    """Median wall-clock time of fn() over `repeats` runs, after `warmup` runs."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def cuda_peak_step(step, device):
+    """Peak CUDA memory (bytes, from `torch.cuda.max_memory_allocated`) while step() runs, above what was
+    allocated before it; None on a device without that counter (the CPU)."""
+    device = torch.device(device)
+    if device.type != "cuda":
+        return None
+    torch.cuda.synchronize(device)
+    before = torch.cuda.memory_allocated(device)
+    torch.cuda.reset_peak_memory_stats(device)
+    step()
+    torch.cuda.synchronize(device)
+    return torch.cuda.max_memory_allocated(device) - before
+
+
+def stacked_memory_bars(rows, parts, cards=CARDS, ax=None, title=None):
+    """Stacked bars, one per row: rows = {label: {part: bytes}}, drawn in GB, `parts` bottom to top, with a
+    dashed line per card."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(9, 4))
+    labels = list(rows)
+    bottom = [0.0] * len(labels)
+    for part in parts:
+        heights = [rows[label].get(part, 0) / GB for label in labels]
+        ax.bar(labels, heights, bottom=bottom, label=part)
+        bottom = [b + h for b, h in zip(bottom, heights)]
+    for i, (card, size) in enumerate(cards.items()):
+        ax.axhline(size / GB, linestyle="--", linewidth=1, color=f"C{len(parts) + i}", label=card)
+    ax.set_ylabel("GB (10⁹ bytes)")
+    ax.tick_params(axis="x", labelrotation=30)
+    if title:
+        ax.set_title(title)
+    ax.legend(fontsize="small", ncol=2)
+    return ax
