@@ -10,9 +10,11 @@ SUBMITTED ?= submitted
 OUT ?= grading-out
 # More options for `python -m autograder grade`, e.g. ARGS="--jobs 2" or ARGS=--force.
 ARGS ?=
+# Options for `make bench`, e.g. BENCH_ARGS="--students 80" or BENCH_ARGS=--grading-only.
+BENCH_ARGS ?=
 CHAPTERS := $(notdir $(wildcard source/ch*))
 
-.PHONY: setup system-packages test lab progress release autograde bench constraints clean
+.PHONY: setup system-packages test lab progress release autograde bench gpu-check constraints clean
 
 setup: $(STAMP) system-packages
 
@@ -44,7 +46,7 @@ autograde: setup
 	$(PY) -m autograder grade $(SUBMITTED) --out $(OUT) $(ARGS)
 
 bench: setup
-	$(PY) -m tools.bench
+	$(PY) -m tools.bench $(BENCH_ARGS)
 
 # Pins what `make setup` installed into constraints.txt (run after changing requirements.txt).
 constraints: setup

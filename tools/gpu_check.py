@@ -1,0 +1,201 @@
+"""`make gpu-check`: one prepared script for a machine with one CUDA GPU, done in under 10 minutes.
+
+On the CPU first (everywhere), the paths the GPU checks take: bf16 autocast agrees with fp32 on the tiny decoder,
+fp16 autocast with GradScaler trains, and the step-memory count is positive and linear in the batch. Then, with CUDA: every chapter's source notebook in the `gpu` profile (time, no error,
+nothing on stderr); bf16 autocast and fp16 autocast with `torch.amp.GradScaler` on the GPU; and one decoder
+training step's memory, counted (parameters' gradients + AdamW's two fp32 states + the activations autograd
+saves, de-duplicated by storage) against `torch.cuda.max_memory_allocated`, as a ratio.
+
+Writes the report as text (stdout) and JSON (bench-results/gpu-check.json). Exit status: 0 when every check
+passed, 1 when one failed, 2 when there is no CUDA device (after the CPU checks).
+"""
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import torch
+
+from course import decoder, memory
+from tools import notebook_run
+
+RESULTS = notebook_run.ROOT / "bench-results" / "gpu-check.json"
+CHAPTER_BUDGET_S = 120  # a chapter should take about a minute on a Colab T4; an H100 or A100 takes less
+BF16_TOLERANCE = 0.05  # bf16 keeps 8 bits of mantissa: loss and gradient within a few per cent of fp32
+MEMORY_RATIO = (0.9, 1.5)  # measured / counted: temporaries (logits, softmax, matmul workspaces) add to the count
+# The decoder and batch the checks use: GPU-sized on CUDA; on the CPU only big enough to exercise the same paths
+# (fp16 matmuls are slow there).
+SHAPES = {"cuda": (dict(vocab_size=256, dim=256, n_layers=4, n_heads=8), 8, 256),
+          "cpu": (dict(vocab_size=64, dim=32, n_layers=2, n_heads=4), 4, 32)}
+
+
+@dataclass
+class Check:
+    name: str
+    passed: bool
+    detail: str
+    seconds: float = 0.0
+    values: dict = field(default_factory=dict)
+
+
+def timed(name, fn) -> Check:
+    """Runs fn() -> (passed, detail, values) as one check; an exception is a failed check, not a crash."""
+    start = time.perf_counter()
+    try:
+        passed, detail, values = fn()
+    except Exception as error:  # report every check, whatever one of them raises
+        passed, detail, values = False, f"{type(error).__name__}: {error}"[:300], {}
+    return Check(name, passed, detail, time.perf_counter() - start, values)
+
+
+def _decoder_batch(device, seed=0):
+    config, batch, seq = SHAPES[torch.device(device).type]
+    model = decoder.seeded_decoder(**config, seed=seed).to(device)
+    tokens = decoder.token_batch(batch, seq, config["vocab_size"], seed=seed).to(device)
+    return model, tokens
+
+
+def _rel_error(a: torch.Tensor, b: torch.Tensor) -> float:
+    return ((a.double() - b.double()).norm() / b.double().norm()).item()
+
+
+def autocast_agreement(device, dtype=torch.bfloat16):
+    """Relative errors of the loss and of the gradient under autocast(dtype), against fp32."""
+    model, tokens = _decoder_batch(device)
+    runs = {}
+    for label, enabled in (("fp32", False), ("autocast", True)):
+        model.zero_grad(set_to_none=True)
+        with torch.autocast(device_type=torch.device(device).type, dtype=dtype, enabled=enabled):
+            loss = decoder.lm_loss(model(tokens), tokens)
+        loss.backward()
+        grads = torch.cat([p.grad.flatten().float() for p in model.parameters()])
+        runs[label] = (loss.detach().float(), grads)
+    loss_err = _rel_error(runs["autocast"][0], runs["fp32"][0])
+    grad_err = _rel_error(runs["autocast"][1], runs["fp32"][1])
+    passed = loss_err < BF16_TOLERANCE and grad_err < BF16_TOLERANCE
+    return passed, f"loss rel. error {loss_err:.2e}, gradient rel. error {grad_err:.2e} (< {BF16_TOLERANCE})", \
+        {"loss_rel_error": loss_err, "grad_rel_error": grad_err}
+
+
+def scaled_fp16_steps(device, steps=3):
+    """fp16 autocast with torch.amp.GradScaler: every step's loss finite, and the scale stays a finite power of 2."""
+    model, tokens = _decoder_batch(device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    scaler = torch.amp.GradScaler(torch.device(device).type)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad(set_to_none=True)
+        with torch.autocast(device_type=torch.device(device).type, dtype=torch.float16):
+            loss = decoder.lm_loss(model(tokens), tokens)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        losses.append(loss.item())
+    scale = scaler.get_scale()
+    passed = all(math.isfinite(v) for v in losses) and math.isfinite(scale) and scale > 0
+    return passed, f"losses {[round(v, 4) for v in losses]}, scale {scale:g}", {"losses": losses, "scale": scale}
+
+
+def counted_step_bytes(model, tokens) -> dict[str, int]:
+    """What one AdamW training step adds on top of the parameters, counted: gradients, two fp32 states per
+    parameter, and the activations autograd saves (each storage once; the parameters themselves excluded)."""
+    params = list(model.parameters())
+    param_storages = {p.untyped_storage().data_ptr() for p in params}
+    saved = {}
+
+    def pack(t):
+        storage = t.untyped_storage()
+        if storage.data_ptr() not in param_storages:
+            saved[storage.data_ptr()] = storage.nbytes()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        loss = decoder.lm_loss(model(tokens), tokens)
+    del loss
+    return {"gradients": sum(p.numel() * p.element_size() for p in params),
+            "adamw_states": sum(2 * p.numel() * 4 for p in params),
+            "activations": sum(saved.values())}
+
+
+def step_memory_ratio(device):
+    """Peak CUDA memory of one AdamW step above the parameters, measured / counted."""
+    model, tokens = _decoder_batch(device)
+    counted = counted_step_bytes(model, tokens)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+
+    def step():
+        decoder.lm_loss(model(tokens), tokens).backward()
+        optimizer.step()
+
+    measured = memory.cuda_peak_step(step, device)
+    ratio = measured / sum(counted.values())
+    low, high = MEMORY_RATIO
+    return low <= ratio <= high, f"measured {measured / 2**20:.1f} MiB / counted {sum(counted.values()) / 2**20:.1f} " \
+        f"MiB = {ratio:.2f} (expected {low}-{high})", {"measured": measured, **counted, "ratio": ratio}
+
+
+def counted_on_cpu():
+    """The counting behind the memory check, on the CPU: each part positive, activations linear in the batch."""
+    model, tokens = _decoder_batch("cpu")
+    half = len(tokens) // 2
+    one, two = counted_step_bytes(model, tokens[:half]), counted_step_bytes(model, tokens)
+    ratio = two["activations"] / one["activations"]
+    passed = all(v > 0 for v in one.values()) and abs(ratio - 2) < 0.02
+    return passed, f"activations {one['activations'] / 2**10:.0f} KiB at batch {half}, x{ratio:.3f} at " \
+        f"batch {len(tokens)}; gradients {one['gradients'] / 2**10:.0f} KiB", {**one, "batch_ratio": ratio}
+
+
+def chapter_in_gpu_profile(chapter):
+    def run():
+        nb, seconds = notebook_run.execute(notebook_run.source_notebook(chapter), "gpu", timeout=600)
+        trouble = notebook_run.problems(nb)
+        passed = not trouble and seconds <= CHAPTER_BUDGET_S
+        detail = f"{seconds:.1f} s (budget {CHAPTER_BUDGET_S} s)" + (f"; {trouble[0]}"[:300] if trouble else "")
+        return passed, detail, {"seconds": seconds, "problems": len(trouble)}
+    return run
+
+
+def run_checks() -> tuple[list[Check], bool]:
+    checks = [timed("bf16 autocast on CPU", lambda: autocast_agreement("cpu")),
+              timed("fp16 autocast + GradScaler on CPU", lambda: scaled_fp16_steps("cpu")),
+              timed("step memory counted on CPU", counted_on_cpu)]
+    has_cuda = torch.cuda.is_available()
+    if has_cuda:
+        checks += [timed(f"{chapter} (gpu profile)", chapter_in_gpu_profile(chapter))
+                   for chapter in notebook_run.chapters()]
+        checks += [timed("bf16 autocast on CUDA", lambda: autocast_agreement("cuda")),
+                   timed("fp16 autocast + GradScaler on CUDA", lambda: scaled_fp16_steps("cuda")),
+                   timed("one step's memory vs max_memory_allocated", lambda: step_memory_ratio("cuda"))]
+    return checks, has_cuda
+
+
+def report(checks: list[Check], has_cuda: bool) -> str:
+    width = max(len(c.name) for c in checks)
+    where = torch.cuda.get_device_name(0) if has_cuda else "no CUDA device"
+    lines = [f"gpu-check on {where}, torch {torch.__version__}"]
+    lines += [f"{'PASS' if c.passed else 'FAIL'}  {c.name.ljust(width)}  {c.seconds:7.1f} s  {c.detail}" for c in checks]
+    if not has_cuda:
+        lines.append("No CUDA device: only the CPU checks ran. Run `make gpu-check` on a machine with a CUDA GPU.")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.gpu_check", description=__doc__.splitlines()[0])
+    parser.add_argument("--json", type=Path, default=RESULTS, help=f"where the JSON report goes (default {RESULTS})")
+    args = parser.parse_args(argv)
+    checks, has_cuda = run_checks()
+    print(report(checks, has_cuda))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps({"cuda": has_cuda, "device": torch.cuda.get_device_name(0) if has_cuda else None,
+                                     "torch": torch.__version__, "checks": [asdict(c) for c in checks]}, indent=2))
+    print(f"wrote {args.json}")
+    if not has_cuda:
+        return 2
+    return 0 if all(c.passed for c in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
