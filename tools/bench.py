@@ -2,11 +2,18 @@
 
 In one run: each chapter's source notebook in the `cpu` and `grade` profiles; two floor notebooks (kernel start +
 `import torch` + `import course`, and the same plus a first torch.optim optimizer); grading time per notebook
-with `python -m autograder`. Prints each median and its ratio to both floors, checks the goals (cpu profile
-<= 60 s; grade profile <= 2x the floor), writes bench-results/bench.json, and exits 1 if a goal is missed.
+and a synthetic class (--students per ready chapter: correct, wrong, blank, partly blank and broken notebooks,
+from the reference solutions, autograder/mutants/ and autograder/corpus/) graded with `python -m autograder`
+serially and with --jobs 2, against running the same notebooks plainly in the grader's sandbox. Prints each
+median and its ratio to both floors, notebooks per minute and the grading overhead, checks the goals (cpu profile
+<= 60 s; grade profile <= 2x the floor; grading <= 15 % over plain execution), writes bench-results/bench.json,
+and exits 1 if a goal is missed.
 """
 import argparse
+import collections
+import copy
 import json
+import os
 import re
 import shutil
 import statistics
@@ -18,6 +25,8 @@ from pathlib import Path
 
 import nbformat
 
+from autograder import mutation
+from autograder.report import read_rows
 from tools import notebook_run
 
 ROOT = notebook_run.ROOT
@@ -54,70 +63,235 @@ def _floor(code, repeat, scratch):
     return _median_run(path, "grade", repeat)
 
 
-def _grade(chapters, students, scratch, *options):
-    """Grades `students` reference copies of each chapter; returns (notebooks, wall seconds, median seconds per
-    notebook as the grading log times them)."""
-    submitted = Path(scratch) / "submitted"
-    if not submitted.is_dir():
-        for chapter in chapters:
-            for i in range(students):
-                folder = submitted / f"student{i:02d}" / chapter
-                folder.mkdir(parents=True)
-                shutil.copy(notebook_run.source_notebook(chapter), folder / f"{chapter}.ipynb")
-    out = Path(scratch) / "graded"
+# --- Grading a synthetic class ---------------------------------------------------------------------------------
+# Per ten students of each chapter: five correct (the reference), two wrong (a mutant each), one blank (the
+# release), one with a single exercise left blank (a stub), one broken (a corpus case or a generic breakage).
+KINDS = ("correct", "wrong", "correct", "blank", "correct", "wrong", "correct", "partial", "correct", "broken")
+# Corpus cases that run for their full timeout or exhaust a resource on purpose: minutes each, not grading speed.
+SLOW_CASES = {"cpu_spin", "fork_bomb", "memory_hog", "disk_fill", "output_flood", "huge_notebook", "huge_prints"}
+GRADING_OVERHEAD_GOAL = 0.15
+# Runs a notebook's code cells in the grader's sandbox and nothing else: the floor grading is measured against.
+PLAIN_RUNNER = """import json, os, shutil, sys
+job = json.load(open(sys.argv[1]))
+shutil.copytree(job["home_seed"], os.environ["HOME"], dirs_exist_ok=True)
+shutil.copytree(job["data"], job["workdir"], dirs_exist_ok=True)
+os.chdir(job["workdir"])
+sys.path.append(job["workdir"])
+namespace = {"__name__": "__main__"}
+for source in job["cells"]:
+    try:
+        exec(compile(source, "<cell>", "exec"), namespace)
+    except BaseException:
+        pass
+"""
+
+
+def ready_chapters(course=ROOT):
+    """Assignments with a source and a release notebook: those a class can hand in."""
+    return sorted(p.parent.name for p in (course / "source").glob("*/*.ipynb")
+                  if p.stem == p.parent.name and (course / "release" / p.stem / p.name).is_file())
+
+
+def _corpus_cases(source_nb):
+    """(name, case) of the quick corpus cases that apply to this notebook: only replacements of its own cells,
+    written as a notebook or as raw or truncated text; no canary, no timeout."""
+    ids = {cell.metadata.get("nbgrader", {}).get("grade_id") for cell in source_nb.cells}
+    cases = []
+    for path in sorted((ROOT / "autograder" / "corpus").glob("*/case.json")):
+        case, name = json.loads(path.read_text()), path.parent.name
+        edits, how = case.get("edits", []), case.get("submission", {})
+        if (name in SLOW_CASES or name.startswith("hang") or case.get("expect_status") == "timeout"
+                or "canary" in case or set(how) - {"raw", "truncate"}
+                or any(set(edit) - {"replace", "source", "file"} or edit["replace"] not in ids for edit in edits)):
+            continue
+        cases.append((name, case))
+    return cases
+
+
+def _broken(source_nb, release_nb, case_dir, case):
+    """The text of a corpus case's submission."""
+    nb = copy.deepcopy(source_nb if case["base"] == "reference" else release_nb)
+    for edit in case.get("edits", []):
+        text = (case_dir / edit["file"]).read_text() if "file" in edit else edit["source"]
+        for cell in nb.cells:
+            if cell.metadata.get("nbgrader", {}).get("grade_id") == edit["replace"]:
+                cell.source = text
+    how = case.get("submission", {})
+    if "raw" in how:
+        return how["raw"]
+    text = nbformat.writes(nb)
+    return text[:how["truncate"]] if "truncate" in how else text
+
+
+def make_class(course, chapters, students, submitted, mutants_root):
+    """Writes `students` submissions of each chapter of the course; returns {kind: count}."""
+    counts = {}
+    for chapter in chapters:
+        source = nbformat.read(course / "source" / chapter / f"{chapter}.ipynb", as_version=4)
+        release = nbformat.read(course / "release" / chapter / f"{chapter}.ipynb", as_version=4)
+        mutants = mutation.load_mutants(source, release, mutants_root / chapter)
+        stubs = [m for m in mutants if m.name == "stub"]
+        wrong = [m for m in mutants if m.name != "stub"] or stubs
+        broken = _corpus_cases(source)
+        # Generic breakage for chapters the corpus (written for ch01) does not fit: the process dies in the
+        # first exercise, and a file cut off half-way.
+        first = mutation.solution_cells(source)[0]
+        died = {"base": "reference", "edits": [{"replace": first, "source": "import os\nos._exit(1)\n"}]}
+        cases = [("os_exit", died), *broken, ("truncated", {"base": "reference", "submission": {"truncate": 1000}})]
+        made = collections.Counter()  # of each kind in this chapter: the nth wrong student gets the nth mutant
+        for i in range(students):
+            kind = KINDS[i % len(KINDS)]
+            nth = made[kind]
+            made[kind] += 1
+            counts[kind] = counts.get(kind, 0) + 1
+            student, folder = f"student{i:03d}", submitted / f"student{i:03d}" / chapter
+            if kind == "correct":
+                mutation.write_submission(source, submitted, student, chapter, chapter)
+            elif kind == "blank":
+                mutation.write_submission(release, submitted, student, chapter, chapter)
+            elif kind in ("wrong", "partial"):
+                pool = wrong if kind == "wrong" else stubs
+                mutant = pool[nth % len(pool)]
+                mutation.write_submission(mutation.mutant_notebook(source, mutant), submitted, student, chapter,
+                                          chapter)
+            else:
+                name, case = cases[nth % len(cases)]
+                folder.mkdir(parents=True, exist_ok=True)
+                text = _broken(source, release, ROOT / "autograder" / "corpus" / name, case)
+                (folder / f"{chapter}.ipynb").write_text(text)
+    return counts
+
+
+def _grade(course, chapters, submitted, out, *options):
+    """Grades the class; returns wall seconds, and the grading log's seconds per notebook."""
     shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out),
+                    "--course-dir", str(course),
                     *[a for chapter in chapters for a in ("--assignment", chapter)], *options],
                    cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - start
-    per_notebook = [float(t) for t in re.findall(r"^==== .*\(([0-9.]+) s\)$", (out / "grading.log").read_text(), re.M)]
-    return len(per_notebook), wall, statistics.median(per_notebook)
+    log = (out / "grading.log").read_text()
+    per_notebook = {(student, chapter): float(seconds) for student, chapter, seconds
+                    in re.findall(r"^==== (\S+) / (\S+) / .*\(([0-9.]+) s\)$", log, re.M)}
+    return wall, per_notebook
 
 
-def _grading(chapters, students, scratch, floor, results):
-    """Grading time per notebook in and out of the sandbox, and the throughput of --jobs 2 against serial."""
-    runs = {"sandbox": (), "no sandbox": ("--no-sandbox",), "sandbox, --jobs 2": ("--jobs", "2")}
-    throughput = {}
-    for label, options in runs.items():
-        count, wall, per_nb = _grade(chapters, students, scratch, *options)
-        throughput[label] = count / wall * 60
-        key = label.replace(", ", "_").replace(" ", "_").replace("--", "")
-        results[f"grading_s_per_notebook_{key}"] = per_nb
-        results[f"grading_notebooks_per_min_{key}"] = throughput[label]
-        print(f"{'grading, per notebook (' + label + ')':42s} {per_nb:9.2f} {per_nb / floor:8.2f}"
-              f"   {throughput[label]:.1f} notebooks/min over {count}")
-    speedup = throughput["sandbox, --jobs 2"] / throughput["sandbox"]
-    results["grading_jobs2_speedup"] = speedup
-    print(f"{'grading, --jobs 2 vs serial throughput':42s} {speedup:9.2f}x")
+def _plain_in_sandbox(course, submitted, scratch, students):
+    """Seconds to run the submitted notebooks of `students` (those readable), code cells as they are, in the
+    grader's sandbox (same jail, limits and environment, one process per notebook), with nothing else: no
+    repair, scan, per-cell checks, scoring or feedback. The baseline the grading overhead is measured against."""
+    from autograder import plan
+    from autograder.grading import GRADING_ENV, _build_home_seed
+    from autograder.sandbox import Limits, Sandbox
+
+    temp = Path(scratch) / "plain"
+    temp.mkdir()
+    sandbox = Sandbox(True, Limits(cell_timeout=60.0, notebook_timeout=600.0), temp, GRADING_ENV)
+    seconds = 0.0
+    try:
+        sandbox.preflight(temp / "preflight")
+        _build_home_seed(sandbox.home_seed, {"matplotlib"})
+        for n, path in enumerate(sorted(submitted.glob("*/*/*.ipynb"))):
+            if path.parent.parent.name not in students:
+                continue
+            try:
+                nb = nbformat.read(path, as_version=4)
+            except Exception:  # an unreadable notebook has nothing to run
+                continue
+            cells = [plan.python_source(c.source) for c in nb.cells if c.cell_type == "code"]
+            work = temp / f"run-{n}"
+            data = work / "data"
+            release = course / "release" / path.parent.name
+            shutil.copytree(release, data, ignore=shutil.ignore_patterns("*.ipynb"))
+            (data / "plain.py").write_text(PLAIN_RUNNER)
+            with sandbox.jail(work) as jail:
+                (data / "plain.json").write_text(json.dumps({"cells": cells, "data": jail.data, "workdir":
+                                                             jail.workdir, "home_seed": jail.home_seed}))
+                start = time.perf_counter()
+                with open(os.devnull, "wb") as sink:
+                    process = jail.start([sys.executable, "-s", "-B", f"{jail.data}/plain.py",
+                                          f"{jail.data}/plain.json"], (), sink.fileno())
+                    try:
+                        process.wait(timeout=600)
+                    except subprocess.TimeoutExpired:
+                        pass
+                seconds += time.perf_counter() - start
+            shutil.rmtree(work, ignore_errors=True)
+    finally:
+        sandbox.close()
+    return seconds
+
+
+def grading(course, chapters, students, scratch, results, failures, mutants_root=ROOT / "autograder" / "mutants",
+            plain_sample=len(KINDS)):
+    """A synthetic class graded serially and with --jobs 2: throughput, and overhead over plain execution of the
+    notebooks of the first `plain_sample` students (0: all), one of each kind when it is len(KINDS): running the
+    whole class a third time would add half the bench's time and tell little more."""
+    submitted = Path(scratch) / "class"
+    counts = make_class(course, chapters, students, submitted, mutants_root)
+    notebooks = students * len(chapters)
+    print(f"\ngrading a synthetic class: {students} students x {len(chapters)} chapters = {notebooks} notebooks "
+          f"({', '.join(f'{n} {kind}' for kind, n in sorted(counts.items()))})")
+    serial, per_notebook = _grade(course, chapters, submitted, Path(scratch) / "serial")
+    parallel, _ = _grade(course, chapters, submitted, Path(scratch) / "jobs2", "--jobs", "2")
+    sample = [f"student{i:03d}" for i in range(min(plain_sample or students, students))]
+    plain_sample_s = _plain_in_sandbox(course, submitted, scratch, set(sample))
+    # Plain execution of the whole class, from the sample; the sample's grading times, notebook by notebook.
+    plain = plain_sample_s * students / len(sample)
+    statuses = collections.Counter(row["status"] for row in read_rows(Path(scratch) / "serial" / "grades.csv"))
+    overhead = serial / plain - 1
+    per_notebook_overhead = sum(t for (student, _), t in per_notebook.items() if student in sample) / plain_sample_s - 1
+    results.update({"class_students": students, "class_chapters": chapters, "class_notebooks": notebooks,
+                    "class_statuses": dict(statuses), "grading_serial_s": serial, "grading_jobs2_s": parallel,
+                    "grading_notebooks_per_min_serial": notebooks / serial * 60,
+                    "grading_notebooks_per_min_jobs2": notebooks / parallel * 60,
+                    "plain_in_sandbox_s": plain, "plain_sample_students": len(sample), "grading_overhead": overhead,
+                    "grading_overhead_per_notebook": per_notebook_overhead})
+    print(f"statuses: {', '.join(f'{n} {status}' for status, n in sorted(statuses.items()))}")
+    print(f"{'grading, serial':42s} {serial:8.1f} s  {notebooks / serial * 60:6.1f} notebooks/min")
+    print(f"{'grading, --jobs 2':42s} {parallel:8.1f} s  {notebooks / parallel * 60:6.1f} notebooks/min "
+          f"({serial / parallel:.2f}x serial)")
+    print(f"{'plain execution in the sandbox':42s} {plain:8.1f} s  {notebooks / plain * 60:6.1f} notebooks/min"
+          f"{f' (from {len(sample)} of {students} students)' if len(sample) < students else ''}")
+    print(f"{'grading overhead over plain execution':42s} {overhead:8.1%}  (whole run, serial; per notebook, "
+          f"without the run's fixed start: {per_notebook_overhead:.1%}; goal <= {GRADING_OVERHEAD_GOAL:.0%})")
+    if overhead > GRADING_OVERHEAD_GOAL:
+        failures.append(f"grading overhead {overhead:.1%} > {GRADING_OVERHEAD_GOAL:.0%} over plain execution")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (the median is reported)")
-    parser.add_argument("--students", type=int, default=4, help="reference copies per chapter to grade")
+    parser.add_argument("--students", type=int, default=40, help="students in the synthetic class (default: 40)")
     parser.add_argument("--chapters", nargs="*", default=notebook_run.chapters())
+    parser.add_argument("--plain-sample", type=int, default=len(KINDS), metavar="N",
+                        help="students whose notebooks also run plainly in the sandbox, the overhead's baseline "
+                             f"(default: {len(KINDS)}, one of each kind; 0: all)")
+    parser.add_argument("--grading-only", action="store_true", help="only grade the synthetic class")
     args = parser.parse_args(argv)
 
     results, failures = {}, []
     with tempfile.TemporaryDirectory(prefix="fbf-bench-") as scratch:
-        floors = {label: _floor(code, args.repeat, scratch) for label, code in FLOORS.items()}
-        floor, optim_floor = floors.values()
-        results["floor"], results["floor_with_optimizer"] = floor, optim_floor
-        print(f"{'measurement':42s} {'median s':>9s} {'x floor':>8s} {'x optim floor':>14s}")
-        for label, seconds in floors.items():
-            print(f"{label:42s} {seconds:9.2f} {seconds / floor:8.2f} {seconds / optim_floor:14.2f}")
-        for chapter in args.chapters:
-            for profile in ("cpu", "grade"):
-                seconds = _median_run(notebook_run.source_notebook(chapter), profile, args.repeat)
-                results[f"{chapter}/{profile}"] = seconds
-                print(f"{chapter + ' [' + profile + ']':42s} {seconds:9.2f} {seconds / floor:8.2f} "
-                      f"{seconds / optim_floor:14.2f}")
-                if profile == "cpu" and seconds > CPU_GOAL_S:
-                    failures.append(f"{chapter} cpu profile {seconds:.1f} s > {CPU_GOAL_S:.0f} s")
-                if profile == "grade" and seconds > GRADE_GOAL_RATIO * floor:
-                    failures.append(f"{chapter} grade profile {seconds / floor:.2f}x floor > {GRADE_GOAL_RATIO}x")
-        _grading(args.chapters, args.students, scratch, floor, results)
+        if not args.grading_only:
+            floors = {label: _floor(code, args.repeat, scratch) for label, code in FLOORS.items()}
+            floor, optim_floor = floors.values()
+            results["floor"], results["floor_with_optimizer"] = floor, optim_floor
+            print(f"{'measurement':42s} {'median s':>9s} {'x floor':>8s} {'x optim floor':>14s}")
+            for label, seconds in floors.items():
+                print(f"{label:42s} {seconds:9.2f} {seconds / floor:8.2f} {seconds / optim_floor:14.2f}")
+            for chapter in args.chapters:
+                for profile in ("cpu", "grade"):
+                    seconds = _median_run(notebook_run.source_notebook(chapter), profile, args.repeat)
+                    results[f"{chapter}/{profile}"] = seconds
+                    print(f"{chapter + ' [' + profile + ']':42s} {seconds:9.2f} {seconds / floor:8.2f} "
+                          f"{seconds / optim_floor:14.2f}")
+                    if profile == "cpu" and seconds > CPU_GOAL_S:
+                        failures.append(f"{chapter} cpu profile {seconds:.1f} s > {CPU_GOAL_S:.0f} s")
+                    if profile == "grade" and seconds > GRADE_GOAL_RATIO * floor:
+                        failures.append(f"{chapter} grade profile {seconds / floor:.2f}x floor > {GRADE_GOAL_RATIO}x")
+        grading(ROOT, [c for c in args.chapters if c in ready_chapters()], args.students, scratch, results, failures,
+                plain_sample=args.plain_sample)
 
     out = ROOT / "bench-results"
     out.mkdir(exist_ok=True)
