@@ -1,8 +1,9 @@
 # fails: test_max_stable_lr_hidden
-# Canonical mistake: refuses any H with a non-positive eigenvalue; the limit only needs lambda_max > 0.
+# Canonical mistake: refuses any H with an eigenvalue <= 0. An eigenvalue of exactly 0 leaves its direction
+# unchanged and the loss does not depend on it: only a negative eigenvalue rules out every learning rate.
 def max_stable_lr(H):
-    if not torch.allclose(H, H.T):
-        raise ValueError("H must be symmetric")
+    if H.ndim != 2 or H.shape[0] != H.shape[1] or not torch.allclose(H, H.T):
+        raise ValueError("H must be a square, symmetric matrix")
     eigenvalues = torch.linalg.eigvalsh(H)
     if eigenvalues[0].item() <= 0:
         raise ValueError("H must be positive definite")

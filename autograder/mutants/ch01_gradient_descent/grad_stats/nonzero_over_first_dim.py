@@ -1,0 +1,5 @@
+# Canonical mistake: divides the count of non-zero entries by len(t), the size of the first dimension only.
+def grad_stats(t):
+    t = t.detach()
+    return {"mean": t.mean().item(), "std": t.std().item(), "min": t.min().item(), "max": t.max().item(),
+            "nonzero": torch.count_nonzero(t).item() / len(t)}

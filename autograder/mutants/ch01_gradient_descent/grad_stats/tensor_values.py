@@ -1,0 +1,5 @@
+# Canonical mistake: no .item(); the dict holds 0-d tensors, not Python floats.
+def grad_stats(t):
+    t = t.detach()
+    return {"mean": t.mean(), "std": t.std(), "min": t.min(), "max": t.max(),
+            "nonzero": (t != 0).double().mean()}
