@@ -70,6 +70,14 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _class_report(results, out: Path) -> None:
+    # The grades are written by now: a page that cannot be drawn must not cost them, or the exit status.
+    try:
+        class_report.write(results, out)
+    except Exception as error:
+        print(f"autograder: could not write {out / 'report.html'}: {type(error).__name__}: {error}", file=sys.stderr)
+
+
 def _to_gradebook(out: Path, course_dir: Path) -> int:
     try:
         count = write_gradebook(out, course_dir, lambda text: print(f"warning: {text}", flush=True))
@@ -94,6 +102,7 @@ def _merge(parser, args) -> int:
     except ShardError as error:
         print(f"autograder: {error}", file=sys.stderr)
         return 1
+    _class_report(results, args.out)
     print(f"merged {len(args.shards)} shards: {len(results)} notebooks into {args.out}")
     return 0
 
@@ -163,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         # Every student of the folder, as this machine sees it: merge checks that all shards saw the same class.
         everyone = roster.students(args.submitted)
         write_marker(args.out, shard, args.assignments or known, everyone, [s for s in everyone if shard.owns(s)])
-    class_report.write(results, args.out)
+    _class_report(results, args.out)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(Counter(r.status for r in results).items()))
     print(f"{len(results)} notebook{'' if len(results) == 1 else 's'} ({counts or 'no student folders'}) in "
           f"{time.monotonic() - started:.1f} s"

@@ -4,13 +4,13 @@ them.
 The rows of every shard are read back into NotebookResults and written by the same writers as a run, so
 grades.csv, cells.csv and messages.csv are byte-identical to one run's; feedback folders are moved under one
 feedback/ (a student is in one shard only); grading.log is the shards' logs one after the other, each under a
-line naming its shard (a log holds the notebook's own output, so it is never parsed for its structure); and
-report.html is drawn again for the whole class.
+line naming its shard (a log holds the notebook's own output, so it is never parsed for its structure). The
+command then draws report.html again for the whole class, as after a run.
 """
 import shutil
 from pathlib import Path
 
-from . import class_report, messages
+from . import messages
 from .grading import NotebookResult
 from .report import read_rows, write_reports
 from .scoring import CellScore
@@ -46,8 +46,8 @@ def load(out_dir: Path, students: list[str]) -> list[NotebookResult]:
 
 
 def merge(shard_dirs: list[Path], out_dir: Path) -> list[NotebookResult]:
-    """Writes the merged output into `out_dir` (already claimed, empty of results). Raises ShardError when the
-    shards do not make one whole grading."""
+    """Writes the merged CSV files, feedback and log into `out_dir` (already claimed, empty of results); returns
+    the merged results. Raises ShardError when the shards do not make one whole grading."""
     if len({path.resolve() for path in shard_dirs}) < len(shard_dirs):
         raise ShardError("a shard folder is given twice")
     markers = {path: read_marker(path) for path in shard_dirs}
@@ -75,5 +75,4 @@ def merge(shard_dirs: list[Path], out_dir: Path) -> list[NotebookResult]:
             if (path / "grading.log").is_file():
                 with open(path / "grading.log", "rb") as part:
                     shutil.copyfileobj(part, log)
-    class_report.write(results, out_dir)
     return results
