@@ -1,0 +1,4 @@
+# Canonical mistake: x.mean() centres with one mean over the whole tensor instead of each row's own mean.
+def gated_unit(x, w):
+    h = torch.relu((x - x.mean()) @ w)
+    return h * torch.sigmoid(h)

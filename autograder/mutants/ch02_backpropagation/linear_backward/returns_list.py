@@ -1,0 +1,3 @@
+# Canonical mistake: returns a list [grad_x, grad_W, grad_b] where the statement asks for a tuple.
+def linear_backward(grad_out, x, W):
+    return [grad_out @ W, grad_out.T @ x, grad_out.sum(dim=0)]

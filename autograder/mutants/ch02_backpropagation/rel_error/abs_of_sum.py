@@ -1,0 +1,4 @@
+# Canonical mistake: |a + b| in the denominator for |a| + |b|: right while the signs agree, huge where they differ.
+def rel_error(a, b):
+    a, b = torch.as_tensor(a).double(), torch.as_tensor(b).double()
+    return ((a - b).abs() / (a + b).abs().clamp_min(1e-8)).max().item()

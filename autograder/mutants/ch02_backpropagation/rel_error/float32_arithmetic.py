@@ -1,0 +1,4 @@
+# Canonical mistake: converts with .float(), so the ratio is computed in float32 and tiny differences vanish.
+def rel_error(a, b):
+    a, b = torch.as_tensor(a).float(), torch.as_tensor(b).float()
+    return ((a - b).abs() / (a.abs() + b.abs()).clamp_min(1e-8)).max().item()

@@ -1,0 +1,3 @@
+# Canonical mistake: masks with relu(z) >= 0, which is true everywhere (the gradient passes unchanged).
+def relu_backward(grad_out, z):
+    return grad_out * (torch.relu(z) >= 0).to(grad_out.dtype)
