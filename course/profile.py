@@ -95,7 +95,7 @@ _SIZES = {
         "comm_micro_batches": ((2, 8), (2, 8, 32), (4, 16, 64)),
         "comm_repeats": (1, 5, 10),
         "eval_windows": (32, 400, 2000),
-        "torch_threads": (1, 0, 0),
+        "torch_threads": (1, 1, 0),
     },
 }
 

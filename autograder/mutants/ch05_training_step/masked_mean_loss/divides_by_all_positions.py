@@ -1,0 +1,4 @@
+# Canonical mistake: the masked sum divided by every position, padding included.
+def masked_mean_loss(logits, targets, mask):
+    per_token = F.cross_entropy(logits.flatten(0, 1), targets.flatten(), reduction="none")
+    return (per_token * mask.flatten().to(per_token.dtype)).sum() / mask.numel()

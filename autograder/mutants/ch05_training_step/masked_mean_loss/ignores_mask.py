@@ -1,0 +1,3 @@
+# Canonical mistake: padding positions are scored like real tokens.
+def masked_mean_loss(logits, targets, mask):
+    return F.cross_entropy(logits.flatten(0, 1), targets.flatten())
