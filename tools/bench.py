@@ -32,9 +32,6 @@ from tools import notebook_run
 ROOT = notebook_run.ROOT
 CPU_GOAL_S = 60.0
 GRADE_GOAL_RATIO = 2.0
-# Chapters whose grade-profile goal is set against the floor with a first optimizer (chapters that train pay
-# torch._dynamo's import there): chapter -> largest ratio to that floor.
-GRADE_GOAL_VS_OPTIM_FLOOR = {"ch05_training_step": 2.5}
 
 
 def _median_run(path, profile, repeat):
@@ -177,7 +174,10 @@ def _grade(course, chapters, submitted, out, *options):
     log = (out / "grading.log").read_text()
     per_notebook = {(student, chapter): float(seconds) for student, chapter, seconds
                     in re.findall(r"^==== (\S+) / (\S+) / .*\(([0-9.]+) s\)$", log, re.M)}
-    return wall, per_notebook
+    # The sandboxed runs alone, as the grader timed them: measured in the same minutes as the grading around
+    # them, so their ratio holds even when other work on the machine comes and goes.
+    runs = sum(float(seconds) for seconds in re.findall(r"^run: .*, ([0-9.]+) s$", log, re.M))
+    return wall, per_notebook, runs
 
 
 def _plain_in_sandbox(course, submitted, scratch, students):
@@ -236,8 +236,8 @@ def grading(course, chapters, students, scratch, results, failures, mutants_root
     notebooks = students * len(chapters)
     print(f"\ngrading a synthetic class: {students} students x {len(chapters)} chapters = {notebooks} notebooks "
           f"({', '.join(f'{n} {kind}' for kind, n in sorted(counts.items()))})")
-    serial, per_notebook = _grade(course, chapters, submitted, Path(scratch) / "serial")
-    parallel, _ = _grade(course, chapters, submitted, Path(scratch) / "jobs2", "--jobs", "2")
+    serial, per_notebook, runs = _grade(course, chapters, submitted, Path(scratch) / "serial")
+    parallel, _, _ = _grade(course, chapters, submitted, Path(scratch) / "jobs2", "--jobs", "2")
     sample = [f"student{i:03d}" for i in range(min(plain_sample or students, students))]
     plain_sample_s = _plain_in_sandbox(course, submitted, scratch, set(sample))
     # Plain execution of the whole class, from the sample; the sample's grading times, notebook by notebook.
@@ -250,7 +250,8 @@ def grading(course, chapters, students, scratch, results, failures, mutants_root
                     "grading_notebooks_per_min_serial": notebooks / serial * 60,
                     "grading_notebooks_per_min_jobs2": notebooks / parallel * 60,
                     "plain_in_sandbox_s": plain, "plain_sample_students": len(sample), "grading_overhead": overhead,
-                    "grading_overhead_per_notebook": per_notebook_overhead})
+                    "grading_overhead_per_notebook": per_notebook_overhead,
+                    "grading_beyond_sandbox_runs": serial / runs - 1 if runs else None})
     print(f"statuses: {', '.join(f'{n} {status}' for status, n in sorted(statuses.items()))}")
     print(f"{'grading, serial':42s} {serial:8.1f} s  {notebooks / serial * 60:6.1f} notebooks/min")
     print(f"{'grading, --jobs 2':42s} {parallel:8.1f} s  {notebooks / parallel * 60:6.1f} notebooks/min "
@@ -259,6 +260,9 @@ def grading(course, chapters, students, scratch, results, failures, mutants_root
           f"{f' (from {len(sample)} of {students} students)' if len(sample) < students else ''}")
     print(f"{'grading overhead over plain execution':42s} {overhead:8.1%}  (whole run, serial; per notebook, "
           f"without the run's fixed start: {per_notebook_overhead:.1%}; goal <= {GRADING_OVERHEAD_GOAL:.0%})")
+    if runs:
+        print(f"{'grading beyond its sandboxed runs':42s} {serial / runs - 1:8.1%}  (serial run vs the runs it timed: "
+              "the grader's own work, same minutes)")
     if overhead > GRADING_OVERHEAD_GOAL:
         failures.append(f"grading overhead {overhead:.1%} > {GRADING_OVERHEAD_GOAL:.0%} over plain execution")
 
@@ -291,12 +295,7 @@ def main(argv=None):
                           f"{seconds / optim_floor:14.2f}")
                     if profile == "cpu" and seconds > CPU_GOAL_S:
                         failures.append(f"{chapter} cpu profile {seconds:.1f} s > {CPU_GOAL_S:.0f} s")
-                    if profile == "grade" and chapter in GRADE_GOAL_VS_OPTIM_FLOOR:
-                        goal = GRADE_GOAL_VS_OPTIM_FLOOR[chapter]
-                        if seconds > goal * optim_floor:
-                            failures.append(f"{chapter} grade profile {seconds / optim_floor:.2f}x floor with a first "
-                                            f"optimizer > {goal}x")
-                    elif profile == "grade" and seconds > GRADE_GOAL_RATIO * floor:
+                    if profile == "grade" and seconds > GRADE_GOAL_RATIO * floor:
                         failures.append(f"{chapter} grade profile {seconds / floor:.2f}x floor > {GRADE_GOAL_RATIO}x")
         grading(ROOT, [c for c in args.chapters if c in ready_chapters()], args.students, scratch, results, failures,
                 plain_sample=args.plain_sample)
