@@ -1,0 +1,15 @@
+# Canonical mistake: de-duplicates by storage but counts each saved tensor's own size (a view of a bigger
+# storage is counted small).
+def activation_bytes(fn, params=()):
+    skip = {p.untyped_storage()._cdata for p in params}
+    sizes = {}
+
+    def pack(t):
+        key = t.untyped_storage()._cdata
+        if key not in skip:
+            sizes[key] = max(sizes.get(key, 0), t.numel() * t.element_size())
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        fn()
+    return sum(sizes.values())

@@ -1,0 +1,3 @@
+# Canonical mistake: counts elements, not bytes.
+def optimizer_state_bytes(optimizer):
+    return sum(v.numel() for s in optimizer.state.values() for v in s.values() if isinstance(v, torch.Tensor))

@@ -1,0 +1,5 @@
+# Canonical mistake: assumes every optimizer keeps two states of the parameter's size (AdamW), and no step counters.
+def optimizer_state_bytes(optimizer):
+    if not optimizer.state:
+        return 0
+    return sum(2 * p.numel() * p.element_size() for group in optimizer.param_groups for p in group["params"])

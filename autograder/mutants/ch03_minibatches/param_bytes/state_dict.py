@@ -1,0 +1,4 @@
+# fails: test_param_bytes_hidden
+# Canonical mistake: counts the state dict, which holds the buffers too (and a tied weight under each name).
+def param_bytes(model):
+    return sum(t.numel() * t.element_size() for t in model.state_dict().values())
