@@ -66,7 +66,7 @@ _SIZES = {
         "ckpt_repeats": (1, 3, 10),
         "slider_steps": (20, 60, 100),
         "slider_budget_mib": (1, 64, 512),
-        "torch_threads": (1, 0, 0),
+        "torch_threads": (1, 1, 0),
     },
     "ch04": {
         "dec_vocab": (32, 128, 256),
