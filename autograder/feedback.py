@@ -6,9 +6,12 @@ A hidden test cell shows the text students were given (its release source), and 
 (a notebook could print it) is removed, and the repository's absolute path (in tracebacks through the `course`
 package or the venv) is cut to a repository-relative one: the instructor's folders are not the student's business.
 
-The page runs no script: code and outputs are escaped by nbconvert's highlighting and ANSI filters, the course's
-own markdown is rendered, and markdown a student wrote is shown as text in a fenced block. nbconvert's HTML
-sanitizer (bleach) is therefore switched off: on every code cell it cost more than the rest of the page.
+The page runs no script and loads nothing from elsewhere (templates/feedback: JupyterLab's page without its
+require.js, MathJax, Mermaid and widget scripts): code and outputs are escaped by nbconvert's highlighting and
+ANSI filters, the course's own markdown is rendered, and markdown a student wrote is shown as text in a fenced
+block. nbconvert's HTML sanitizer (bleach) is therefore switched off, and so is its BeautifulSoup pass over the
+finished page (alt texts for images, which feedback pages do not have, and tab stops): each cost more than
+rendering the page.
 """
 import html
 import re
@@ -17,6 +20,9 @@ from pathlib import Path
 
 import nbformat
 from nbconvert import HTMLExporter
+from nbconvert.exporters.templateexporter import TemplateExporter
+from nbconvert.filters.highlight import Highlight2HTML
+from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
 from .course_root import Blueprint
 
@@ -26,6 +32,7 @@ REMOVED = "[a line of hidden test code was removed here]"
 _exporters = threading.local()
 # The repository holding this package, the `course` package and the venv, as their files' paths spell it.
 REPOSITORY_PREFIX = f"{Path(__file__).resolve().parents[1]}/"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def _secret_lines(blueprint: Blueprint) -> set[str]:
@@ -110,10 +117,23 @@ def _unchanged(text: str) -> str:
     return text
 
 
+class FeedbackExporter(HTMLExporter):
+    """HTMLExporter rendering templates/feedback, without the BeautifulSoup pass of its from_notebook_node: the same
+    filters registered, then the template rendered as it is."""
+
+    def from_notebook_node(self, nb, resources=None, **kw):
+        resources = self._init_resources(resources)
+        self.register_filter("highlight_code", Highlight2HTML(pygments_lexer="python", parent=self))
+        self.register_filter("filter_data_type", WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata,
+                                                                       parent=self, resources=resources))
+        return TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+
+
 def write_html(nb, path: Path) -> None:
     exporter = getattr(_exporters, "html", None)
     if exporter is None:  # one per thread: an exporter keeps render state
-        exporter = _exporters.html = HTMLExporter(template_name="lab", filters={"clean_html": _unchanged})
+        exporter = _exporters.html = FeedbackExporter(template_name="feedback", extra_template_basedirs=[str(TEMPLATES)],
+                                                      filters={"clean_html": _unchanged})
     body, _ = exporter.from_notebook_node(nb)
     path.parent.mkdir(parents=True, exist_ok=True)
     # A notebook's text can hold lone surrogates (from a file name, say): written escaped, never an error.

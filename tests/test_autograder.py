@@ -218,6 +218,13 @@ def test_feedback_for_every_row_without_hidden_tests_or_the_repository_path(grad
     assert "Test passed (1 of 1 point)." in texts["reference"]
 
 
+def test_feedback_pages_run_no_script_and_load_nothing_from_elsewhere(graded):
+    for student in EXPECTED:
+        page = (graded["out"] / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()
+        assert "<script" not in page, student
+        assert not re.findall(r"""(?:src|href)=["']?(?:https?:)?//""", page), student
+
+
 def test_summary_counts_each_status_and_warnings_name_the_layout_problems(graded):
     lines = graded["stdout"].splitlines()
     assert re.fullmatch(r"18 notebooks \(10 graded, 3 invalid, 1 kernel_died, 3 missing, 1 timeout\) in [0-9.]+ s; "
