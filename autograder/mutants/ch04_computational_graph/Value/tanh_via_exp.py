@@ -1,0 +1,31 @@
+# Plausible mistake: tanh written out as (e^2x - 1) / (e^2x + 1), which overflows (OverflowError) for large inputs.
+
+class Value:
+    def __init__(self, data, _prev=(), _local_grads=(), op=""):
+        self.data = float(data)
+        self.grad = 0.0
+        self._prev = tuple(_prev)
+        self._local_grads = tuple(_local_grads)
+        self.op = op
+
+    def __repr__(self):
+        return f"Value(data={self.data:.4g}, grad={self.grad:.4g}, op={self.op!r})"
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1.0, 1.0), "+")
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data), "*")
+
+    def tanh(self):
+        e = math.exp(2 * self.data)
+        t = (e - 1) / (e + 1)
+        return Value(t, (self,), (1.0 - t * t,), "tanh")
+
+    def relu(self):
+        return Value(max(self.data, 0.0), (self,), (1.0 if self.data > 0 else 0.0,), "relu")
+
+    __radd__ = __add__
+    __rmul__ = __mul__
