@@ -72,13 +72,16 @@ class Regression:
 def fit_steps_model(batch_sizes, steps):
     """Least-squares fit of McCandlish et al.'s S(B) = S_min (1 + B_noise / B): returns (S_min, B_noise).
 
-    S is linear in 1/B: S = S_min + (S_min B_noise) / B. Batch sizes whose steps are infinite are left out.
+    S is linear in 1/B: S = S_min + (S_min B_noise) / B. The fit minimises *relative* errors (each point weighted
+    by 1/S), so the few steps of large batches count as much as the many of small ones. Batch sizes whose steps
+    are infinite are left out.
     """
     pairs = [(1.0 / b, float(s)) for b, s in zip(batch_sizes, steps) if math.isfinite(s)]
     inv = torch.tensor([p[0] for p in pairs], dtype=torch.float64)
     s = torch.tensor([p[1] for p in pairs], dtype=torch.float64)
-    design = torch.stack([torch.ones_like(inv), inv], dim=1)
-    s_min, slope = torch.linalg.lstsq(design, s[:, None]).solution[:, 0].tolist()
+    weight = 1.0 / s
+    design = torch.stack([torch.ones_like(inv), inv], dim=1) * weight[:, None]
+    s_min, slope = torch.linalg.lstsq(design, (s * weight)[:, None]).solution[:, 0].tolist()
     return s_min, slope / s_min
 
 
