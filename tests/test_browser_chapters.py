@@ -21,8 +21,10 @@ pytestmark = needs_chromium
 CHAPTERS = notebook_run.chapters()
 VALIDATED = "ch02_backpropagation"  # quick to run, no torch.compile
 # Done: every code cell numbered, or an error stopped Run All (tracebacks render as stderr) and nothing runs.
+# A cell whose input is folded (the setup cell) shows no prompt at all.
 RUN_ALL_DONE = """() => {
-  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')].map(p => p.textContent);
+  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+    .map(p => p.textContent.trim()).filter(t => t !== '');
   const stopped = document.querySelector(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']");
   return prompts.length > 0 && (prompts.every(t => /\\[\\d+\\]/.test(t)) || (stopped && !prompts.some(t => t.includes('*'))));
 }"""
