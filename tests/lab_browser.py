@@ -84,7 +84,9 @@ def chromium_page(playwright, width=1400, height=1000):
 
 
 def open_notebook(page, base: str, name: str, timeout_ms=60_000):
-    page.goto(f"{base}/lab/tree/{name}?token={TOKEN}")
+    """Opens `name` alone: `reset` clears the workspace the server kept from the previous page, which would
+    otherwise reopen the last notebook beside it (a hidden panel whose cells and indicator match first)."""
+    page.goto(f"{base}/lab/tree/{name}?token={TOKEN}&reset")
     page.wait_for_selector(IDLE, timeout=timeout_ms)
     page.locator(".jp-NotebookPanel .jp-Cell").first.click()  # make the notebook the active panel
 
