@@ -84,7 +84,8 @@ def test_release_notebooks_set_themselves_up_and_pass_their_visible_tests_on_col
         nbformat.write(_colab_notebook(chapter, settings), path)
         nb, seconds = notebook_run.execute(path, "grade", timeout=300, kernel_name=KERNEL, env=env)
         assert notebook_run.problems(nb) == [], f"{chapter} on the simulated Colab ({seconds:.0f} s)"
-        greetings[chapter] = "".join(o.get("text", "") for o in nb.cells[1].outputs)
+        setup = next(c for c in nb.cells if setup_cell.is_setup_cell(c) and c.cell_type == "code")
+        greetings[chapter] = "".join(o.get("text", "") for o in setup.outputs)
     assert all("profile=grade" in text for text in greetings.values()), greetings
     installed = json.loads(_run(python, "-m", "pip", "list", "--format", "json"))
     assert "frame-by-frame-course" in {p["name"] for p in installed}
