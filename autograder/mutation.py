@@ -10,7 +10,9 @@ exercise costs only its own points.
 
 Tests are tested both ways: every file ALTERNATIVES_ROOT/<assignment>/<X>/<name>.py is a correct solution of X in
 another style (a loop for a vectorised reference, a tuple where the statement allows any sequence, a NumPy detour)
-and must earn full marks, so a test can demand only what the statement says, never one way of writing it.
+and must earn full marks, so a test can demand only what the statement says, never one way of writing it. They
+are graded in packs (the k-th alternative of every exercise in one notebook): a pack must earn full marks, which
+it does only if each of its alternatives does, and it costs one kernel instead of one per alternative.
 """
 import copy
 import re
@@ -108,12 +110,40 @@ def load_alternatives(source_nb, alternatives_dir: Path) -> list[Mutant]:
     return alternatives
 
 
-def mutant_notebook(source_nb, mutant: Mutant):
-    """A copy of the reference notebook with the mutant's cell replaced."""
+@dataclass(frozen=True)
+class Pack:
+    """Correct alternatives of different exercises, graded together as one pseudo-student."""
+    number: int
+    members: tuple[Mutant, ...]
+
+    @property
+    def student(self) -> str:
+        return f"alternatives-{self.number}"
+
+    @property
+    def labels(self) -> str:
+        return ", ".join(m.label for m in self.members)
+
+
+def pack_alternatives(alternatives: list[Mutant]) -> list[Pack]:
+    """Pack k holds the k-th alternative of every exercise that has k of them."""
+    by_cell = defaultdict(list)
+    for alternative in alternatives:
+        by_cell[alternative.cell].append(alternative)
+    depth = max(map(len, by_cell.values()), default=0)
+    return [Pack(k + 1, tuple(group[k] for group in by_cell.values() if k < len(group))) for k in range(depth)]
+
+
+def mutant_notebook(source_nb, *mutants: Mutant):
+    """A copy of the reference notebook with each mutant's cell replaced (at most one mutant per cell)."""
+    by_cell = {m.cell: m.source for m in mutants}
+    if len(by_cell) != len(mutants):
+        raise ValueError(f"two replacements for one cell: {', '.join(m.label for m in mutants)}")
     nb = copy.deepcopy(source_nb)
     for cell in nb.cells:
-        if cell.metadata.get("nbgrader", {}).get("grade_id") == mutant.cell:
-            cell.source = mutant.source
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in by_cell:
+            cell.source = by_cell[grade_id]
     return nb
 
 
@@ -147,6 +177,29 @@ def mutant_problems(mutants: list[Mutant], out_dir: Path) -> list[str]:
                 problems.append(f"{mutant.kind} {mutant.label} should fail {grade_id}, but it scored {score:g} of {max_score:g}")
             if grade_id not in mutant.fails and score != max_score:
                 problems.append(f"{mutant.kind} {mutant.label} should pass {grade_id}, but it scored {score:g} of {max_score:g}")
+    return problems
+
+
+def pack_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
+    """Each pack, as graded into `out_dir`, must earn full marks. A lost test cell is charged to the alternative of
+    the exercise that owns the cell, and to the whole pack when no alternative of that exercise is in it."""
+    grades = {row["student"]: row for row in read_rows(out_dir / "grades.csv")}
+    scores = _lost_cells(out_dir)
+    owner = {test: x for x in solution_cells(source_nb) for test in own_tests(x, source_nb)}
+    problems = []
+    for pack in packs:
+        row = grades.get(pack.student)
+        if row is None or row["status"] != "graded":
+            problems.append(f"{pack.student} ({pack.labels}) was not graded: {row and row['status']}: "
+                            f"{row and row['detail']}")
+            continue
+        members = {m.cell: m for m in pack.members}
+        for grade_id, (score, max_score) in scores[pack.student].items():
+            if score != max_score:
+                member = members.get(owner.get(grade_id))
+                who = f"alternative {member.label}" if member else f"the alternatives {pack.labels} together"
+                problems.append(f"{who} should pass {grade_id}, but it scored {score:g} of {max_score:g} "
+                                f"(graded as {pack.student}: {pack.labels})")
     return problems
 
 

@@ -351,16 +351,26 @@ def test_alternatives_must_pass_everything_and_number_two_per_exercise(tmp_path)
         "exercise square has 0 alternative correct solution(s); it needs at least 2",
         "exercise mean_of has 1 alternative correct solution(s); it needs at least 2",
     ]
-    # As if a correct alternative had lost its hidden test: a test demanded more than the statement says.
-    loop = alternatives[0]
-    grades, cells = _graded_rows(loop.student, {"test_square": 1, "test_square_hidden": 2,
-                                                "test_mean_of": 1, "test_mean_of_hidden": 0})
+    # The k-th alternative of every exercise shares pack k; a pack is one notebook with all of them put in.
+    packs = mutation.pack_alternatives(alternatives)
+    assert [p.labels for p in packs] == ["mean_of/loop, square/builtin_pow", "mean_of/statistics_fmean, square/power"]
+    packed = mutation.mutant_notebook(source, *packs[0].members)
+    assert {c.metadata["nbgrader"]["grade_id"]: c.source for c in packed.cells
+            if c.metadata.get("nbgrader", {}).get("solution")} == {m.cell: m.source for m in packs[0].members}
+    with pytest.raises(ValueError, match="two replacements for one cell"):
+        mutation.mutant_notebook(source, alternatives[0], alternatives[0])
+    # As if a pack had lost mean_of's hidden test: the test demanded more than the statement says, and the pack's
+    # mean_of alternative is named.
+    grades, cells = _graded_rows(packs[0].student, {"test_square": 1, "test_square_hidden": 2,
+                                                    "test_mean_of": 1, "test_mean_of_hidden": 0})
     (tmp_path / "grades.csv").write_text("student,assignment,notebook,score,max_score,status,detail,flags\n"
                                          + "\n".join(grades) + "\n")
     (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
                                         + "\n".join(cells) + "\n")
-    assert mutation.mutant_problems([loop], tmp_path) == [
-        "alternative mean_of/loop should pass test_mean_of_hidden, but it scored 0 of 2"]
+    mean_of = next(m for m in packs[0].members if m.cell == "mean_of")
+    assert mutation.pack_problems(packs[:1], source, tmp_path) == [
+        f"alternative {mean_of.label} should pass test_mean_of_hidden, but it scored 0 of 2 "
+        f"(graded as alternatives-1: {packs[0].labels})"]
 
 
 def test_alternatives_cannot_declare_failures(tmp_path):
