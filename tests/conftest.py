@@ -12,13 +12,25 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_COURSE = REPO_ROOT / "tests" / "fixtures" / "course"
 SCREENSHOTS = REPO_ROOT / "build" / "screenshots"
 _STARTED = time.time()
+_MEASURED: list[str] = []
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Where the browser tests of this run left their screenshots."""
+    """The numbers tests measured (shown even by `pytest -q`, which hides their output), and where the browser
+    tests of this run left their screenshots."""
+    if _MEASURED:
+        terminalreporter.section("measured")
+        for line in _MEASURED:
+            terminalreporter.write_line(line)
     shots = sorted(p.name for p in SCREENSHOTS.glob("*.png") if p.stat().st_mtime >= _STARTED)
     if shots:
         terminalreporter.write_line(f"browser screenshots: {SCREENSHOTS} ({', '.join(shots)})")
+
+
+@pytest.fixture
+def measured(request):
+    """`measured("...")` reports a number a test checked in the run's summary, named after the test."""
+    return lambda line: _MEASURED.append(f"{request.node.name}: {line}")
 
 
 @pytest.fixture(scope="session", autouse=True)

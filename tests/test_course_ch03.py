@@ -78,20 +78,19 @@ def _activation_formula(c, b, s):
 
 # ---------------------------------------------------------------- the chapter's promises, in every profile
 @pytest.mark.parametrize("profile", ["grade", "cpu"])
-def test_noise_slope_is_minus_one_half_for_small_batches(profile, monkeypatch):
+def test_noise_slope_is_minus_one_half_for_small_batches(profile, monkeypatch, measured):
     monkeypatch.setenv("COURSE_PROFILE", profile)
     S = course.sizes("ch03")
     x, y = teacher_classification(S.noise_n, S.noise_dim, 4, seed=0)
     rows = _per_sample(seeded_mlp([S.noise_dim, S.noise_width, 4], seed=0), x, y)
     small = [b for b in S.noise_batches if b <= S.noise_n // 16]
     slope = _slope(small, _grad_noise(rows, small, S.noise_draws, seed=0))
-    print(f"\n[{profile}] noise slope over B = {small[0]}..{small[-1]} (N = {S.noise_n}): {slope:.3f} "
-          "(goal: in [-0.6, -0.4])")
+    measured(f"noise slope over B = {small[0]}..{small[-1]} (N = {S.noise_n}): {slope:.3f} (goal: in [-0.6, -0.4])")
     assert -0.6 <= slope <= -0.4
 
 
 @pytest.mark.parametrize("profile", ["grade", "cpu"])
-def test_activation_formula_matches_measurement_within_2_percent(profile, monkeypatch):
+def test_activation_formula_matches_measurement_within_2_percent(profile, monkeypatch, measured):
     monkeypatch.setenv("COURSE_PROFILE", profile)
     S = course.sizes("ch03")
     worst = 0.0
@@ -103,7 +102,7 @@ def test_activation_formula_matches_measurement_within_2_percent(profile, monkey
             toks = token_batch(b, S.mem_seq, S.mem_vocab, seed=b)
             got = _saved_bytes(lambda: lm_loss(model(toks), toks), model.parameters())
             worst = max(worst, abs(_activation_formula(model.config, b, S.mem_seq) - got) / got)
-    print(f"\n[{profile}] memory model: worst relative error {worst:.2e} (goal: below 2e-02)")
+    measured(f"memory model: worst relative error {worst:.2e} (goal: below 2e-02)")
     assert worst < 0.02
 
 
