@@ -1,7 +1,8 @@
 """Where student code runs: a bubblewrap jail inside per-notebook cgroups, and how it is taken down.
 
 The jail (bwrap, as root, without a user namespace):
-  * new pid, network, IPC and UTS namespaces; no network but a loopback that is down;
+  * new pid, network, IPC and UTS namespaces; no network but a loopback of its own (bubblewrap brings `lo` up:
+    ch05's two DDP workers talk over it, and nothing outside the namespace is reachable);
   * a file system of its own: /usr, the Python install, the venv and the `course` package, all read-only at their
     real paths (the repository itself, `source/`, gradebooks and other students' folders are not there); the
     runner and channel files and the student's data files read-only under /grader; /tmp a size-capped tmpfs that
