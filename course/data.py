@@ -17,8 +17,9 @@ def teacher_classification(n, dim, classes, seed, noise=0.0):
     return x, y
 
 
-def spd_matrix(eigenvalues, seed, dtype=torch.float64):
-    """A symmetric positive-definite matrix Q diag(eigenvalues) Q^T with a random orthogonal Q.
+def symmetric_matrix(eigenvalues, seed, dtype=torch.float64):
+    """A symmetric matrix Q diag(eigenvalues) Q^T with a random orthogonal Q: positive-definite when every
+    eigenvalue is positive, indefinite (a saddle's Hessian) when some are negative.
 
     Its eigenvalues are exactly the ones asked for, while its diagonal is not: a Hessian whose stability
     limit cannot be read off the diagonal.

@@ -82,9 +82,9 @@ def test_teacher_classification_is_reproducible_and_learnable():
     assert 0 < (noisy != y).float().mean().item() < 0.5
 
 
-def test_spd_matrix_has_the_requested_spectrum():
+def test_symmetric_matrix_has_the_requested_spectrum():
     eig = [0.5, 2.0, 9.0, 4.0]
-    h = data.spd_matrix(eig, seed=3)
+    h = data.symmetric_matrix(eig, seed=3)
     assert torch.equal(h, h.T)
     got = torch.linalg.eigvalsh(h).tolist()
     assert got == pytest.approx(sorted(eig), rel=1e-10)
