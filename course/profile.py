@@ -97,6 +97,18 @@ _SIZES = {
         "eval_windows": (32, 400, 2000),
         "torch_threads": (1, 1, 0),
     },
+    "ch06": {
+        "dec_vocab": (16, 32, 64),
+        "dec_dim": (16, 32, 64),
+        "dec_layers": (1, 2, 2),
+        "dec_heads": (2, 4, 4),
+        "seq_len": (8, 16, 32),
+        "batch": (4, 8, 16),
+        "bytes_batches": ((1, 2, 4, 8), (1, 2, 4, 8, 16, 32), (1, 2, 4, 8, 16, 32, 64)),
+        "overfit_steps": (40, 150, 300),
+        "myth_widths": ((16, 64), (16, 64, 256), (16, 64, 256, 1024)),
+        "torch_threads": (1, 1, 0),
+    },
 }
 
 

@@ -1,0 +1,197 @@
+"""Pre-flight checks: what a check returns, what it is handed, the report that collects them, and healthy models.
+
+    flight = Flight(model, make_batch, loss_fn, make_optimizer)      # what a run is made of
+    result = some_check(flight)                                     # -> CheckResult(name, passed, reason)
+    report = Report([result, ...])                                  # prints as a table in a notebook
+
+A check never changes `flight.model`: it works on a copy. `make_batch(batch_size)` returns a batch (a tensor or a
+tuple of tensors whose first dimension is the batch), `loss_fn(model, batch)` a 0-dim loss tensor, and
+`make_optimizer(params)` a `torch.optim` optimizer over `params`.
+
+The healthy flights at the bottom (an MLP, the tiny LLaMA-style decoder of chapters 4 and 5, a small conv net)
+are sized for seconds on a CPU; chapter 6 runs every check on them and expects every check to pass.
+"""
+import dataclasses
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .decoder import seeded_decoder, token_batch
+from .models import seeded_mlp
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One row of a pre-flight report: the check's name, whether it passed, one line saying why, its run time."""
+    name: str
+    passed: bool
+    reason: str
+    seconds: float | None = None
+
+
+@dataclass
+class Flight:
+    """Everything a check needs to know about a planned run.
+
+    batch_size: the batch the checks draw with `make_batch`; steps: the overfit check's step budget; seed: the
+    determinism check's seed; functions: (autograd.Function class, example inputs) pairs to gradient-check;
+    frozen: names of parameters meant to stay frozen; max_ratio: how far above the median a layer's ‖g‖/‖w‖ may
+    go before it counts as exploding.
+    """
+    model: nn.Module
+    make_batch: object
+    loss_fn: object
+    make_optimizer: object
+    batch_size: int = 8
+    steps: int = 60
+    seed: int = 0
+    functions: tuple = ()
+    frozen: tuple = ()
+    max_ratio: float = 1e3
+
+    def replace(self, **changes):
+        """A copy with some fields changed: `flight.replace(batch_size=4)`."""
+        return dataclasses.replace(self, **changes)
+
+
+class Report:
+    """The results of a pre-flight run: `print(report)` or let Jupyter show it; `report.passed` is True when every
+    check passed; `report["graph"]` is the row of the check named "graph"; iterating gives the rows in order."""
+
+    def __init__(self, results):
+        self.results = list(results)
+        for result in self.results:
+            if not isinstance(result, CheckResult):
+                raise TypeError(f"a report holds CheckResult rows, got {type(result).__name__}")
+
+    @property
+    def passed(self) -> bool:
+        return all(r.passed for r in self.results)
+
+    def failed(self):
+        """Names of the checks that failed, in order."""
+        return [r.name for r in self.results if not r.passed]
+
+    def __getitem__(self, name):
+        for result in self.results:
+            if result.name == name:
+                return result
+        raise KeyError(f"no check named {name!r}; the report has {', '.join(r.name for r in self.results)}")
+
+    def __iter__(self):
+        return iter(self.results)
+
+    def __len__(self):
+        return len(self.results)
+
+    def lines(self):
+        """The table as lines of text: one row per check, then a summary line."""
+        width = max([len("check")] + [len(r.name) for r in self.results])
+        rows = [f"{'check':{width}s}  {'result':6s}  {'seconds':>7s}  reason"]
+        for r in self.results:
+            seconds = f"{r.seconds:7.2f}" if r.seconds is not None else f"{'':7s}"
+            rows.append(f"{r.name:{width}s}  {'pass' if r.passed else 'FAIL':6s}  {seconds}  {r.reason}")
+        failed = self.failed()
+        rows.append(f"{len(self.results)} checks: {len(self.results) - len(failed)} passed"
+                    + (f", {len(failed)} failed ({', '.join(failed)})" if failed else ""))
+        return rows
+
+    def __str__(self):
+        return "\n".join(self.lines())
+
+    def __repr__(self):
+        return str(self)
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(str(self))
+
+
+# ---------------------------------------------------------------- healthy models, ready to fly
+class SmallConvNet(nn.Module):
+    """Two 3x3 convolutions with ReLU, global average pooling and a linear classifier: images [B, C, H, W] ->
+    logits [B, classes]."""
+
+    def __init__(self, channels=1, width=8, classes=4):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, width, 3, padding=1)
+        self.conv2 = nn.Conv2d(width, width, 3, padding=1)
+        self.head = nn.Linear(width, classes)
+
+    def forward(self, x):
+        h = F.relu(self.conv1(x))
+        h = F.relu(self.conv2(h))
+        return self.head(h.mean(dim=(2, 3)))
+
+
+def _seeded(build, seed):
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return build()
+
+
+def adam(lr):
+    """make_optimizer for a flight: params -> torch.optim.Adam(params, lr=lr)."""
+    def make_optimizer(params):
+        return torch.optim.Adam(params, lr=lr)
+    return make_optimizer
+
+
+def classification_loss(model, batch):
+    """Mean cross-entropy of model(x) against y, for a batch (x, y)."""
+    x, y = batch
+    return F.cross_entropy(model(x), y)
+
+
+def mlp_flight(seed=0, width=32, batch_size=8):
+    """An MLP 10-width-width-4 classifying random points: make_batch(n) draws n points from the global RNG."""
+    def make_batch(n):
+        return torch.randn(n, 10), torch.randint(0, 4, (n,))
+    return Flight(seeded_mlp([10, width, width, 4], seed), make_batch, classification_loss, adam(1e-2),
+                  batch_size=batch_size)
+
+
+def decoder_flight(seed=0, vocab_size=16, dim=16, n_layers=1, n_heads=2, seq_len=8, batch_size=4):
+    """The tiny LLaMA-style decoder on sequences of a synthetic language (course.decoder.token_batch); the
+    batches are tokens [n, seq_len], drawn with a seed taken from the global RNG."""
+    def make_batch(n):
+        return token_batch(n, seq_len, vocab_size, seed=int(torch.randint(0, 2**31 - 1, ())))
+
+    def loss_fn(model, tokens):
+        logits = model(tokens[:, :-1])
+        return F.cross_entropy(logits.flatten(0, 1), tokens[:, 1:].flatten())
+
+    model = seeded_decoder(vocab_size, dim, n_layers, n_heads, seed=seed)
+    return Flight(model, make_batch, loss_fn, adam(1e-2), batch_size=batch_size)
+
+
+def convnet_flight(seed=0, batch_size=8, size=8):
+    """SmallConvNet classifying random 1-channel size x size images into 4 classes."""
+    def make_batch(n):
+        return torch.randn(n, 1, size, size), torch.randint(0, 4, (n,))
+    return Flight(_seeded(SmallConvNet, seed), make_batch, classification_loss, adam(3e-2), batch_size=batch_size)
+
+
+def healthy_flights(seed=0):
+    """{"mlp": ..., "decoder": ..., "convnet": ...}: three flights every check must pass."""
+    return {"mlp": mlp_flight(seed), "decoder": decoder_flight(seed), "convnet": convnet_flight(seed)}
+
+
+
+def expect_verdict(what, result, passed, name=None, mentions=()):
+    """Test helper: `result` is a CheckResult named `name` with `passed` as given and a one-line reason that
+    contains every string in `mentions`; the failure message quotes the reason."""
+    if not isinstance(result, CheckResult):
+        raise AssertionError(f"{what}: expected a course.preflight.CheckResult, got {type(result).__name__} "
+                             f"({result!r:.80})")
+    if name is not None and result.name != name:
+        raise AssertionError(f"{what}: expected the name {name!r}, got {result.name!r}")
+    if result.passed is not passed:
+        raise AssertionError(f"{what}: expected passed={passed}, got passed={result.passed!r} "
+                             f"(reason: {result.reason!r})")
+    if not isinstance(result.reason, str) or not result.reason.strip() or "\n" in result.reason:
+        raise AssertionError(f"{what}: the reason must be one non-empty line of text, got {result.reason!r}")
+    for word in mentions:
+        if word not in result.reason:
+            raise AssertionError(f"{what}: the reason should name {word!r}; it reads {result.reason!r}")
