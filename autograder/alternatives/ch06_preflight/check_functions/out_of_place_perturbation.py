@@ -1,0 +1,26 @@
+def check_functions(flight):
+    eps = 1e-6
+    for fn, inputs in flight.functions:
+        base = list(inputs)
+        spots = [i for i, a in enumerate(base) if torch.is_tensor(a) and a.is_floating_point()]
+        args = [a.detach().double() if i in spots else a for i, a in enumerate(base)]
+        w = torch.rand(fn.apply(*args).shape, dtype=torch.float64, generator=torch.Generator().manual_seed(7)) + 0.5
+
+        def scalar(values):
+            return (fn.apply(*values) * w).sum()
+
+        leaves = [a.clone().requires_grad_() if i in spots else a for i, a in enumerate(args)]
+        auto = torch.autograd.grad(scalar(leaves), [leaves[i] for i in spots], allow_unused=True)
+        for i, g in zip(spots, auto):
+            g = torch.zeros_like(args[i]) if g is None else g
+            for j in range(args[i].numel()):
+                step = torch.zeros(args[i].numel(), dtype=torch.float64)
+                step[j] = eps
+                step = step.view(args[i].shape)
+                up = [a + step if k == i else a for k, a in enumerate(args)]
+                down = [a - step if k == i else a for k, a in enumerate(args)]
+                num = ((scalar(up) - scalar(down)) / (2 * eps)).item()
+                got = g.reshape(-1)[j].item()
+                if abs(got - num) > 1e-5 + 1e-3 * abs(num):
+                    return CheckResult("functions", False, f"{fn.__name__} input {i} element {j}: {got} vs {num}")
+    return CheckResult("functions", True, "all custom Functions match")
