@@ -58,6 +58,34 @@ def run_autograder(submitted: Path, out: Path, *options: str) -> subprocess.Comp
     return done
 
 
+SMALL_CLASS_CHAPTER = "ch01_gradient_descent"
+# A small class of the first chapter: student -> the exercise and mutant file that make it wrong.
+SMALL_CLASS_WRONG = {"wrong-std": ("grad_stats", "population_std"), "wrong-sweep": ("lr_sweep", "one_model_for_all")}
+
+
+@pytest.fixture(scope="session")
+def small_class(tmp_path_factory) -> tuple[Path, Path]:
+    """(submitted, out): a reference, a blank and two wrong submissions of ch01, graded once, serially. Shared by
+    the tests of grades.csv and of reproducible reports."""
+    import nbformat
+
+    from autograder import mutation
+
+    name = f"{SMALL_CLASS_CHAPTER}.ipynb"
+    source = nbformat.read(REPO_ROOT / "source" / SMALL_CLASS_CHAPTER / name, as_version=4)
+    base = tmp_path_factory.mktemp("small-class")
+    submitted = base / "submitted"
+    mutation.write_submission(source, submitted, "reference", SMALL_CLASS_CHAPTER, SMALL_CLASS_CHAPTER)
+    mutation.write_submission(nbformat.read(REPO_ROOT / "release" / SMALL_CLASS_CHAPTER / name, as_version=4),
+                              submitted, "blank", SMALL_CLASS_CHAPTER, SMALL_CLASS_CHAPTER)
+    for student, (cell, mutant_name) in SMALL_CLASS_WRONG.items():
+        path = REPO_ROOT / "autograder" / "mutants" / SMALL_CLASS_CHAPTER / cell / f"{mutant_name}.py"
+        wrong = mutation.mutant_notebook(source, mutation.Mutant(cell, mutant_name, path.read_text(), frozenset()))
+        mutation.write_submission(wrong, submitted, student, SMALL_CLASS_CHAPTER, SMALL_CLASS_CHAPTER)
+    run_autograder(submitted, base / "out", "--assignment", SMALL_CLASS_CHAPTER)
+    return submitted, base / "out"
+
+
 def run_nbgrader(folder: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     """Plain `nbgrader ARGS` in `folder`, as an instructor or the Validate button runs it: COURSE_PROFILE unset
     unless given in `env`, and the venv's scripts on PATH (a new gradebook asks `alembic` for its schema)."""

@@ -1,5 +1,5 @@
 """The sandbox and the channel: grading stops with a clear message when bubblewrap is missing (unless
---no-sandbox), five runs give byte-identical reports, the notebook wall clock holds, and the channel and the
+--no-sandbox), three runs give byte-identical reports, the notebook wall clock holds, and the channel and the
 runner refuse what they must."""
 import os
 import subprocess
@@ -7,13 +7,12 @@ import sys
 
 import nbformat
 import pytest
-from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command
+from conftest import FIXTURE_COURSE, REPO_ROOT, SMALL_CLASS_CHAPTER, autograder_command
 
 from autograder import channel, mutation
 from autograder.report import read_rows
 
 FIXTURE = "fx01_basics"
-CHAPTER = "ch01_gradient_descent"
 
 
 def _fixture_submission(submitted, student, solutions: dict) -> None:
@@ -52,26 +51,20 @@ def test_notebook_wall_clock_stops_a_slow_notebook(tmp_path):
     assert row["detail"].startswith("The notebook ran longer than 4 s in all (stopped in cell 'mean_of')"), row
 
 
-def test_five_runs_give_byte_identical_reports(tmp_path):
-    source = nbformat.read(REPO_ROOT / "source" / CHAPTER / f"{CHAPTER}.ipynb", as_version=4)
-    blank = nbformat.read(REPO_ROOT / "release" / CHAPTER / f"{CHAPTER}.ipynb", as_version=4)
-    submitted = tmp_path / "submitted"
-    mutation.write_submission(source, submitted, "reference", CHAPTER, CHAPTER)
-    mutation.write_submission(blank, submitted, "blank", CHAPTER, CHAPTER)
-    text = (REPO_ROOT / "autograder" / "mutants" / CHAPTER / "grad_stats" / "population_std.py").read_text()
-    wrong = mutation.mutant_notebook(source, mutation.Mutant("grad_stats", "population_std", text, frozenset()))
-    mutation.write_submission(wrong, submitted, "wrong", CHAPTER, CHAPTER)
-    reports = set()
-    for run in range(5):
+def test_three_runs_give_byte_identical_reports(small_class, tmp_path):
+    """The shared small class, graded once serially, again with --jobs 2 and again serially."""
+    submitted, first = small_class
+    reports = {((first / "grades.csv").read_bytes(), (first / "cells.csv").read_bytes())}
+    for run, jobs in enumerate([("--jobs", "2"), ()]):
         out = tmp_path / f"out{run}"
-        jobs = ("--jobs", "2") if run % 2 else ()
-        done = subprocess.run(autograder_command(submitted, out, "--assignment", CHAPTER, *jobs), cwd=REPO_ROOT,
-                              capture_output=True, text=True)
+        done = subprocess.run(autograder_command(submitted, out, "--assignment", SMALL_CLASS_CHAPTER, *jobs),
+                              cwd=REPO_ROOT, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         reports.add(((out / "grades.csv").read_bytes(), (out / "cells.csv").read_bytes()))
     assert len(reports) == 1
-    rows = {r["student"]: r for r in read_rows(tmp_path / "out0" / "grades.csv")}
-    assert {s: r["score"] for s, r in rows.items()} == {"blank": "0", "reference": "18", "wrong": "15"}
+    rows = {r["student"]: r for r in read_rows(first / "grades.csv")}
+    assert {s: r["score"] for s, r in rows.items()} == {"blank": "0", "reference": "18", "wrong-std": "15",
+                                                        "wrong-sweep": "15"}
 
 
 def test_channel_accepts_only_the_next_line_signed_with_the_key():
