@@ -35,9 +35,10 @@ class WorkerError(RuntimeError):
     """A worker raised or died; the message holds its traceback and what it printed."""
 
 
-def default_backend() -> str:
-    """"nccl" when CUDA is present (one GPU per rank), else "gloo"."""
-    return "nccl" if torch.cuda.is_available() else "gloo"
+def default_backend(world_size: int = 2) -> str:
+    """"nccl" when there is a GPU for every rank, else "gloo" (on the CPU: a Colab with one GPU still runs the
+    two-process experiments)."""
+    return "nccl" if torch.cuda.is_available() and torch.cuda.device_count() >= world_size else "gloo"
 
 
 def _context():
@@ -110,7 +111,7 @@ def launch(worker, *args, world_size=2, backend=None, timeout=60.0, threads=1, e
     Raises WorkerError if a worker raises or dies, TimeoutError if they have not all finished in `timeout` seconds;
     either way every worker process is gone when `launch` returns or raises. `threads`: torch threads per worker.
     """
-    backend = backend or default_backend()
+    backend = backend or default_backend(world_size)
     if backend == "nccl" and torch.cuda.device_count() < world_size:
         raise ValueError(f"nccl needs one GPU per rank: {torch.cuda.device_count()} GPU(s) for {world_size} ranks")
     import torch._dynamo  # noqa: F401  DDP imports it: once here, not once per forked worker (about a second each)

@@ -89,6 +89,14 @@ def _rank_and_sum(rank, world_size, offset):
     return rank, world_size, t.item()
 
 
+@pytest.mark.parametrize("gpus, backend", [(0, "gloo"), (1, "gloo"), (2, "nccl"), (4, "nccl")])
+def test_nccl_only_with_a_gpu_per_rank(gpus, backend, monkeypatch):
+    """A Colab with one GPU runs the two-process experiments on gloo instead of refusing them."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: gpus > 0)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: gpus)
+    assert ddp.default_backend(2) == backend
+
+
 def test_launch_runs_every_rank_and_returns_results_in_rank_order(capfd):
     results = ddp.launch(_rank_and_sum, 10, world_size=2)
     assert results == [(0, 2, 21.0), (1, 2, 21.0)]
