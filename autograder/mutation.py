@@ -10,10 +10,17 @@ exercise costs only its own points.
 
 Tests are tested both ways: every file ALTERNATIVES_ROOT/<assignment>/<X>/<name>.py is a correct solution of X in
 another style (a loop for a vectorised reference, a tuple where the statement allows any sequence, a NumPy detour)
-and must earn full marks, so a test can demand only what the statement says, never one way of writing it. They
-are graded in packs (the k-th alternative of every exercise in one notebook): a pack must earn full marks, which
-it does only if each of its alternatives does, and it costs one kernel instead of one per alternative.
+and must earn full marks, so a test can demand only what the statement says, never one way of writing it.
+
+Grading one notebook per mutant would cost a kernel each, so they are graded in packs: pack k holds the k-th
+mutant (or alternative) of every exercise, and must lose exactly the cells its members declare. That tells the
+same as grading them one by one where exercises are independent: each stub is graded alone and must cost only its
+own exercise's points (no cell needs another exercise's reference), and a member goes alone when its source or its
+exercise's test cells name what another exercise's solution defines (a test that probes another exercise first, a
+mutant that calls it), or when it declares cells of other exercises. What a pack cannot show is a member breaking,
+by a side effect, cells that another member fails anyway.
 """
+import ast
 import copy
 import re
 from collections import defaultdict
@@ -22,6 +29,7 @@ from pathlib import Path
 
 import nbformat
 
+from .plan import python_source
 from .report import read_rows
 
 FAILS_LINE = re.compile(r"^#\s*fails:(.*)$", re.MULTILINE)
@@ -112,26 +120,72 @@ def load_alternatives(source_nb, alternatives_dir: Path) -> list[Mutant]:
 
 @dataclass(frozen=True)
 class Pack:
-    """Correct alternatives of different exercises, graded together as one pseudo-student."""
-    number: int
+    """Mutants (or alternatives) of different exercises, graded together as one pseudo-student."""
+    student: str
     members: tuple[Mutant, ...]
-
-    @property
-    def student(self) -> str:
-        return f"alternatives-{self.number}"
 
     @property
     def labels(self) -> str:
         return ", ".join(m.label for m in self.members)
 
+    @property
+    def fails(self) -> frozenset[str]:
+        return frozenset().union(*(m.fails for m in self.members))
 
-def pack_alternatives(alternatives: list[Mutant]) -> list[Pack]:
-    """Pack k holds the k-th alternative of every exercise that has k of them."""
+
+def _names(source: str) -> set[str] | None:
+    """Every name `source` mentions (what a solution defines at module level is reached by name); None when it is
+    not Python (then it may mention anything)."""
+    try:
+        tree = ast.parse(python_source(source))
+    except SyntaxError:
+        return None
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def _defined(source: str) -> set[str]:
+    """The module-level names a solution cell defines (functions, classes, assignments)."""
+    try:
+        tree = ast.parse(python_source(source))
+    except SyntaxError:
+        return set()
+    names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    targets = [t for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+               for t in (n.targets if isinstance(n, ast.Assign) else [n.target])]
+    return names | {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def _entangled(source_nb) -> callable:
+    """mutant -> whether it, or its exercise's test cells, name what another exercise's solution defines."""
+    cells = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source_nb.cells
+             if "grade_id" in c.metadata.get("nbgrader", {})}
+    defined = {x: _defined(cells[x]) for x in solution_cells(source_nb)}
+    tests_name = {x: [_names(cells[t]) for t in own_tests(x, source_nb)] for x in defined}
+
+    def entangled(mutant: Mutant) -> bool:
+        others = set().union(*(names for x, names in defined.items() if x != mutant.cell))
+        mentioned = [_names(mutant.source), *tests_name[mutant.cell]]
+        return any(names is None or names & others for names in mentioned)
+
+    return entangled
+
+
+def pack(mutants: list[Mutant], source_nb) -> list[Pack]:
+    """Stubs, mutants that declare other exercises' cells and entangled ones alone (under their own student names);
+    the others in packs, the k-th of every exercise in pack k (`mutants-k`, or `alternatives-k`)."""
+    entangled = _entangled(source_nb)
+
+    def alone(m: Mutant) -> bool:
+        return m.name == "stub" or not m.fails <= own_tests(m.cell, source_nb) or entangled(m)
+
     by_cell = defaultdict(list)
-    for alternative in alternatives:
-        by_cell[alternative.cell].append(alternative)
+    for mutant in mutants:
+        if not alone(mutant):
+            by_cell[mutant.cell].append(mutant)
     depth = max(map(len, by_cell.values()), default=0)
-    return [Pack(k + 1, tuple(group[k] for group in by_cell.values() if k < len(group))) for k in range(depth)]
+    packs = [tuple(group[k] for group in by_cell.values() if k < len(group)) for k in range(depth)]
+    return [Pack(m.student, (m,)) for m in mutants if alone(m)] + \
+        [Pack(f"{members[0].kind}s-{k}", members) for k, members in enumerate(packs, 1)]
 
 
 def mutant_notebook(source_nb, *mutants: Mutant):
@@ -161,31 +215,24 @@ def _lost_cells(out_dir: Path) -> dict[str, dict[str, tuple[float, float]]]:
     return scores
 
 
-def mutant_problems(mutants: list[Mutant], out_dir: Path) -> list[str]:
-    """Each mutant (or alternative), as graded into `out_dir`, must score 0 on the cells it declares and full marks
-    on the rest."""
-    grades = {row["student"]: row for row in read_rows(out_dir / "grades.csv")}
-    scores = _lost_cells(out_dir)
-    problems = []
-    for mutant in mutants:
-        row = grades.get(mutant.student)
-        if row is None or row["status"] != "graded":
-            problems.append(f"{mutant.kind} {mutant.label} was not graded: {row and row['status']}: {row and row['detail']}")
-            continue
-        for grade_id, (score, max_score) in scores[mutant.student].items():
-            if grade_id in mutant.fails and score != 0:
-                problems.append(f"{mutant.kind} {mutant.label} should fail {grade_id}, but it scored {score:g} of {max_score:g}")
-            if grade_id not in mutant.fails and score != max_score:
-                problems.append(f"{mutant.kind} {mutant.label} should pass {grade_id}, but it scored {score:g} of {max_score:g}")
-    return problems
+def _charged(pack: Pack, grade_id: str, owner: dict[str, str]) -> Mutant | None:
+    """The member a test cell's result is charged to: the one that declares it, else the one whose exercise owns
+    it; in a pack of one, its member."""
+    declared = [m for m in pack.members if grade_id in m.fails]
+    owning = [m for m in pack.members if m.cell == owner.get(grade_id)]
+    return next(iter(declared + owning), pack.members[0] if len(pack.members) == 1 else None)
+
+
+def _owners(source_nb) -> dict[str, str]:
+    return {test: x for x in solution_cells(source_nb) for test in own_tests(x, source_nb)}
 
 
 def pack_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
-    """Each pack, as graded into `out_dir`, must earn full marks. A lost test cell is charged to the alternative of
-    the exercise that owns the cell, and to the whole pack when no alternative of that exercise is in it."""
+    """Each pack, as graded into `out_dir`, must score 0 on the cells its members declare and full marks on the
+    rest; a wrong result is charged to the member that declares the cell or whose exercise owns it."""
     grades = {row["student"]: row for row in read_rows(out_dir / "grades.csv")}
     scores = _lost_cells(out_dir)
-    owner = {test: x for x in solution_cells(source_nb) for test in own_tests(x, source_nb)}
+    owner = _owners(source_nb)
     problems = []
     for pack in packs:
         row = grades.get(pack.student)
@@ -193,26 +240,29 @@ def pack_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
             problems.append(f"{pack.student} ({pack.labels}) was not graded: {row and row['status']}: "
                             f"{row and row['detail']}")
             continue
-        members = {m.cell: m for m in pack.members}
+        where = f" (graded as {pack.student}: {pack.labels})" if len(pack.members) > 1 else ""
         for grade_id, (score, max_score) in scores[pack.student].items():
-            if score != max_score:
-                member = members.get(owner.get(grade_id))
-                who = f"alternative {member.label}" if member else f"the alternatives {pack.labels} together"
-                problems.append(f"{who} should pass {grade_id}, but it scored {score:g} of {max_score:g} "
-                                f"(graded as {pack.student}: {pack.labels})")
+            member = _charged(pack, grade_id, owner)
+            who = f"{member.kind} {member.label}" if member else f"{pack.labels} together"
+            if grade_id in pack.fails and score != 0:
+                problems.append(f"{who} should fail {grade_id}, but it scored {score:g} of {max_score:g}{where}")
+            if grade_id not in pack.fails and score != max_score:
+                problems.append(f"{who} should pass {grade_id}, but it scored {score:g} of {max_score:g}{where}")
     return problems
 
 
-def coverage_problems(mutants: list[Mutant], tests: list[str], out_dir: Path) -> list[str]:
+def coverage_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
     """Every test cell must lose points on its exercise's stub and on at least MIN_MUTANT_FILES mutant files."""
     scores = _lost_cells(out_dir)
+    owner = _owners(source_nb)
     caught_by = defaultdict(list)
-    for mutant in mutants:
-        for grade_id, (score, max_score) in scores[mutant.student].items():
-            if score < max_score:
-                caught_by[grade_id].append(mutant)
+    for pack in packs:
+        for grade_id, (score, max_score) in scores[pack.student].items():
+            member = _charged(pack, grade_id, owner)
+            if score < max_score and member:
+                caught_by[grade_id].append(member)
     problems = []
-    for grade_id in tests:
+    for grade_id in graded_cells(source_nb):
         files = [m.label for m in caught_by[grade_id] if m.name != "stub"]
         if not any(m.name == "stub" for m in caught_by[grade_id]):
             problems.append(f"test cell {grade_id} passes on every stub: a blank exercise would earn its points")

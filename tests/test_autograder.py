@@ -323,21 +323,49 @@ def test_mutation_check_names_the_mutant_and_the_cells_it_got_wrong(tmp_path):
     assert [m.label for m in mutants] == ["square/stub", "mean_of/stub", "mean_of/floor_division",
                                           "mean_of/largest", "mean_of/sample_divisor", "square/cube",
                                           "square/positive_only", "square/times_two"]
+    # Stubs alone; the k-th mutant of every exercise in pack k.
+    packs = mutation.pack(mutants, source)
+    assert [(p.student, p.labels) for p in packs] == [
+        ("mutant-square-stub", "square/stub"), ("mutant-mean_of-stub", "mean_of/stub"),
+        ("mutants-1", "mean_of/floor_division, square/cube"), ("mutants-2", "mean_of/largest, square/positive_only"),
+        ("mutants-3", "mean_of/sample_divisor, square/times_two")]
+    # A mutant that calls another exercise's solution is graded alone: a wrong mean_of beside it would change it.
+    calls = mutation.Mutant("square", "calls_mean_of", "def square(x):\n    return mean_of([x * x])\n",
+                            mutants[-1].fails)
+    assert [(p.student, p.labels) for p in mutation.pack(mutants[2:4] + [calls], source)] == [
+        ("mutant-square-calls_mean_of", "square/calls_mean_of"), ("mutants-1", "mean_of/floor_division"),
+        ("mutants-2", "mean_of/largest")]
     cube = next(m for m in mutants if m.label == "square/cube")
+    alone = mutation.Pack(cube.student, (cube,))
     # As if the cube mutant had failed only its visible test and broken mean_of's test too.
     grades, cells = _graded_rows(cube.student, {"test_square": 0, "test_square_hidden": 2,
                                                 "test_mean_of": 0, "test_mean_of_hidden": 2})
+    # As if pack 1 had lost only the cell floor_division declares: square/cube caught nothing.
+    more_grades, more_cells = _graded_rows("mutants-1", {"test_square": 1, "test_square_hidden": 2,
+                                                         "test_mean_of": 1, "test_mean_of_hidden": 0})
     (tmp_path / "grades.csv").write_text("student,assignment,notebook,score,max_score,status,detail,flags\n"
-                                         + "\n".join(grades) + "\n")
+                                         + "\n".join(grades + more_grades) + "\n")
     (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
-                                        + "\n".join(cells) + "\n")
-    assert mutation.mutant_problems([cube], tmp_path) == [
+                                        + "\n".join(cells + more_cells) + "\n")
+    assert mutation.pack_problems([alone, packs[2]], source, tmp_path) == [
         "mutant square/cube should fail test_square_hidden, but it scored 2 of 2",
         "mutant square/cube should pass test_mean_of, but it scored 0 of 1",
+        "mutant square/cube should fail test_square, but it scored 1 of 1 (graded as mutants-1: "
+        "mean_of/floor_division, square/cube)",
+        "mutant square/cube should fail test_square_hidden, but it scored 2 of 2 (graded as mutants-1: "
+        "mean_of/floor_division, square/cube)",
     ]
-    assert mutation.coverage_problems([cube], ["test_square"], tmp_path) == [
+    # Pack 1's loss counts for mean_of/floor_division, which declares it; the lone cube's test_mean_of loss counts
+    # for cube, as when every mutant was graded alone.
+    assert mutation.coverage_problems([alone, packs[2]], source, tmp_path) == [
         "test cell test_square passes on every stub: a blank exercise would earn its points",
         "test cell test_square is failed by 1 mutant file(s) (square/cube); it needs at least 2",
+        "test cell test_square_hidden passes on every stub: a blank exercise would earn its points",
+        "test cell test_square_hidden is failed by 0 mutant file(s) (none); it needs at least 2",
+        "test cell test_mean_of passes on every stub: a blank exercise would earn its points",
+        "test cell test_mean_of is failed by 1 mutant file(s) (square/cube); it needs at least 2",
+        "test cell test_mean_of_hidden passes on every stub: a blank exercise would earn its points",
+        "test cell test_mean_of_hidden is failed by 1 mutant file(s) (mean_of/floor_division); it needs at least 2",
     ]
 
 
@@ -352,8 +380,9 @@ def test_alternatives_must_pass_everything_and_number_two_per_exercise(tmp_path)
         "exercise mean_of has 1 alternative correct solution(s); it needs at least 2",
     ]
     # The k-th alternative of every exercise shares pack k; a pack is one notebook with all of them put in.
-    packs = mutation.pack_alternatives(alternatives)
-    assert [p.labels for p in packs] == ["mean_of/loop, square/builtin_pow", "mean_of/statistics_fmean, square/power"]
+    packs = mutation.pack(alternatives, source)
+    assert [(p.student, p.labels) for p in packs] == [("alternatives-1", "mean_of/loop, square/builtin_pow"),
+                                                      ("alternatives-2", "mean_of/statistics_fmean, square/power")]
     packed = mutation.mutant_notebook(source, *packs[0].members)
     assert {c.metadata["nbgrader"]["grade_id"]: c.source for c in packed.cells
             if c.metadata.get("nbgrader", {}).get("solution")} == {m.cell: m.source for m in packs[0].members}
@@ -367,10 +396,9 @@ def test_alternatives_must_pass_everything_and_number_two_per_exercise(tmp_path)
                                          + "\n".join(grades) + "\n")
     (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
                                         + "\n".join(cells) + "\n")
-    mean_of = next(m for m in packs[0].members if m.cell == "mean_of")
     assert mutation.pack_problems(packs[:1], source, tmp_path) == [
-        f"alternative {mean_of.label} should pass test_mean_of_hidden, but it scored 0 of 2 "
-        f"(graded as alternatives-1: {packs[0].labels})"]
+        "alternative mean_of/loop should pass test_mean_of_hidden, but it scored 0 of 2 "
+        "(graded as alternatives-1: mean_of/loop, square/builtin_pow)"]
 
 
 def test_alternatives_cannot_declare_failures(tmp_path):

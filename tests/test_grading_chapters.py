@@ -2,8 +2,8 @@
 (in the sandbox): the reference earns full marks with nothing flagged, the release earns nothing, the committed
 release is current and gives nothing away, every wrong-on-purpose solution (autograder/mutants/) loses exactly
 the points of its own test cells, and every correct solution written in another style (autograder/alternatives/)
-earns full marks (graded in packs, the k-th alternative of every exercise in one notebook). All pseudo-students of
-a chapter are graded in one run with --jobs 2."""
+earns full marks. Mutants and alternatives are graded in packs (the k-th of every exercise in one notebook; stubs
+alone: see autograder/mutation.py). All pseudo-students of a chapter are graded in one run with --jobs 2."""
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,9 +31,9 @@ class Chapter:
     source: nbformat.NotebookNode
     committed_release: Path
     fresh_release: nbformat.NotebookNode
-    mutants: list[mutation.Mutant]
     alternatives: list[mutation.Mutant]
-    packs: list[mutation.Pack]
+    mutant_packs: list[mutation.Pack]
+    alternative_packs: list[mutation.Pack]
     out: Path
 
     def grade(self, student: str) -> tuple[str, float, float, str]:
@@ -65,12 +65,13 @@ def chapter(request, tmp_path_factory) -> Chapter:
     mutation.write_submission(source, submitted, "reference", assignment, assignment)
     if committed.is_file():
         mutation.write_submission(nbformat.read(committed, as_version=4), submitted, "release", assignment, assignment)
-    packs = mutation.pack_alternatives(alternatives)
-    for student, replaced in [(m.student, [m]) for m in mutants] + [(p.student, p.members) for p in packs]:
-        mutation.write_submission(mutation.mutant_notebook(source, *replaced), submitted, student, assignment,
-                                  assignment)
+    mutant_packs, alternative_packs = mutation.pack(mutants, source), mutation.pack(alternatives, source)
+    for pack in mutant_packs + alternative_packs:
+        mutation.write_submission(mutation.mutant_notebook(source, *pack.members), submitted, pack.student,
+                                  assignment, assignment)
     run_autograder(submitted, base / "out", "--assignment", assignment, "--course-dir", str(course_dir), "--jobs", "2")
-    return Chapter(assignment, source, committed, fresh_release, mutants, alternatives, packs, base / "out")
+    return Chapter(assignment, source, committed, fresh_release, alternatives, mutant_packs, alternative_packs,
+                   base / "out")
 
 
 def test_some_chapter_exists():
@@ -131,17 +132,17 @@ def test_release_gives_away_no_solution_and_no_hidden_test(chapter):
 
 
 def test_each_mutant_loses_exactly_its_declared_cells(chapter):
-    problems = mutation.mutant_problems(chapter.mutants, chapter.out)
+    problems = mutation.pack_problems(chapter.mutant_packs, chapter.source, chapter.out)
     assert not problems, f"{chapter.assignment}:\n" + "\n".join(problems)
 
 
 def test_every_test_cell_is_failed_by_its_stub_and_two_mutants(chapter):
-    problems = mutation.coverage_problems(chapter.mutants, mutation.graded_cells(chapter.source), chapter.out)
+    problems = mutation.coverage_problems(chapter.mutant_packs, chapter.source, chapter.out)
     assert not problems, f"{chapter.assignment}:\n" + "\n".join(problems)
 
 
 def test_every_alternative_correct_solution_gets_full_marks(chapter):
-    problems = mutation.pack_problems(chapter.packs, chapter.source, chapter.out)
+    problems = mutation.pack_problems(chapter.alternative_packs, chapter.source, chapter.out)
     assert not problems, f"{chapter.assignment}: a test demands more than its statement says:\n" + "\n".join(problems)
 
 
