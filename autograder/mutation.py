@@ -67,16 +67,21 @@ def solution_cells(nb) -> list[str]:
     return _ids(nb, "solution")
 
 
-def own_tests(cell: str, nb) -> frozenset[str]:
-    """The test cells of exercise `cell`. When one exercise name starts another's (`sgd` and `sgd_step`),
-    a test cell belongs to the longest name it matches."""
+def owning_exercises(nb) -> dict[str, str]:
+    """test cell -> the exercise it tests (grade_id `test_X` or `test_X_...`). When one exercise name starts
+    another's (`sgd` and `sgd_step`), a test cell belongs to the longest name it matches."""
     solutions = solution_cells(nb)
-
-    def owner(test_id: str) -> str | None:
+    owners = {}
+    for test_id in graded_cells(nb):
         names = [x for x in solutions if test_id == f"test_{x}" or test_id.startswith(f"test_{x}_")]
-        return max(names, key=len) if names else None
+        if names:
+            owners[test_id] = max(names, key=len)
+    return owners
 
-    return frozenset(t for t in graded_cells(nb) if owner(t) == cell)
+
+def own_tests(cell: str, nb) -> frozenset[str]:
+    """The test cells of exercise `cell`."""
+    return frozenset(t for t, x in owning_exercises(nb).items() if x == cell)
 
 
 def _solution_files(source_nb, folder: Path):
@@ -133,51 +138,51 @@ class Pack:
         return frozenset().union(*(m.fails for m in self.members))
 
 
-def _names(source: str) -> set[str] | None:
-    """Every name `source` mentions (what a solution defines at module level is reached by name); None when it is
-    not Python (then it may mention anything)."""
+def _tree(source: str) -> ast.Module | None:
+    """A cell's syntax tree (IPython syntax turned into Python); None when it is not Python."""
     try:
-        tree = ast.parse(python_source(source))
+        return ast.parse(python_source(source))
     except SyntaxError:
         return None
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
-def _defined(source: str) -> set[str]:
+def _defined(tree: ast.Module | None) -> set[str]:
     """The module-level names a solution cell defines (functions, classes, assignments)."""
-    try:
-        tree = ast.parse(python_source(source))
-    except SyntaxError:
-        return set()
-    names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    targets = [t for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+    body = tree.body if tree else []
+    names = {n.name for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    targets = [t for n in body if isinstance(n, (ast.Assign, ast.AnnAssign))
                for t in (n.targets if isinstance(n, ast.Assign) else [n.target])]
     return names | {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
 
 
-def _entangled(source_nb) -> callable:
-    """mutant -> whether it, or its exercise's test cells, name what another exercise's solution defines."""
+def _mentions_any(tree: ast.Module | None, names: set[str]) -> bool:
+    """Whether a cell names one of `names` (a solution's module-level names are reached by name); a cell that is
+    not Python may name anything."""
+    return tree is None or any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(tree))
+
+
+def _graded_alone(source_nb):
+    """mutant -> whether `pack` grades it alone: a stub (it proves its exercise independent of the others), a
+    mutant that declares other exercises' cells, or one that, or whose exercise's test cells, name what another
+    exercise's solution defines."""
     cells = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source_nb.cells
              if "grade_id" in c.metadata.get("nbgrader", {})}
-    defined = {x: _defined(cells[x]) for x in solution_cells(source_nb)}
-    tests_name = {x: [_names(cells[t]) for t in own_tests(x, source_nb)] for x in defined}
+    defined = {x: _defined(_tree(cells[x])) for x in solution_cells(source_nb)}
+    owners = owning_exercises(source_nb)
+    tests = {x: [_tree(cells[t]) for t, owner in owners.items() if owner == x] for x in defined}
 
-    def entangled(mutant: Mutant) -> bool:
+    def alone(mutant: Mutant) -> bool:
         others = set().union(*(names for x, names in defined.items() if x != mutant.cell))
-        mentioned = [_names(mutant.source), *tests_name[mutant.cell]]
-        return any(names is None or names & others for names in mentioned)
+        return (mutant.name == "stub" or any(owners.get(t) != mutant.cell for t in mutant.fails)
+                or any(_mentions_any(tree, others) for tree in [_tree(mutant.source), *tests[mutant.cell]]))
 
-    return entangled
+    return alone
 
 
 def pack(mutants: list[Mutant], source_nb) -> list[Pack]:
-    """Stubs, mutants that declare other exercises' cells and entangled ones alone (under their own student names);
-    the others in packs, the k-th of every exercise in pack k (`mutants-k`, or `alternatives-k`)."""
-    entangled = _entangled(source_nb)
-
-    def alone(m: Mutant) -> bool:
-        return m.name == "stub" or not m.fails <= own_tests(m.cell, source_nb) or entangled(m)
-
+    """Those `_graded_alone` says, alone (under their own student names); the others in packs, the k-th of every
+    exercise in pack k (`mutants-k`, or `alternatives-k`)."""
+    alone = _graded_alone(source_nb)
     by_cell = defaultdict(list)
     for mutant in mutants:
         if not alone(mutant):
@@ -223,16 +228,12 @@ def _charged(pack: Pack, grade_id: str, owner: dict[str, str]) -> Mutant | None:
     return next(iter(declared + owning), pack.members[0] if len(pack.members) == 1 else None)
 
 
-def _owners(source_nb) -> dict[str, str]:
-    return {test: x for x in solution_cells(source_nb) for test in own_tests(x, source_nb)}
-
-
 def pack_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
     """Each pack, as graded into `out_dir`, must score 0 on the cells its members declare and full marks on the
     rest; a wrong result is charged to the member that declares the cell or whose exercise owns it."""
     grades = {row["student"]: row for row in read_rows(out_dir / "grades.csv")}
     scores = _lost_cells(out_dir)
-    owner = _owners(source_nb)
+    owner = owning_exercises(source_nb)
     problems = []
     for pack in packs:
         row = grades.get(pack.student)
@@ -254,7 +255,7 @@ def pack_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
 def coverage_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
     """Every test cell must lose points on its exercise's stub and on at least MIN_MUTANT_FILES mutant files."""
     scores = _lost_cells(out_dir)
-    owner = _owners(source_nb)
+    owner = owning_exercises(source_nb)
     caught_by = defaultdict(list)
     for pack in packs:
         for grade_id, (score, max_score) in scores[pack.student].items():
