@@ -19,6 +19,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .models import seeded
+
 
 class RMSNorm(nn.Module):
     """x / sqrt(mean(x²) + eps) * weight: rescales each position's vector; the weight starts at ones."""
@@ -130,9 +132,7 @@ def lm_loss(logits, tokens):
 
 def seeded_decoder(vocab_size=64, dim=32, n_layers=2, n_heads=4, hidden=None, seed=0, init_std=0.02):
     """A TinyDecoder whose initial weights depend only on `seed` (the global RNG is left untouched)."""
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        return TinyDecoder(vocab_size, dim, n_layers, n_heads, hidden, init_std)
+    return seeded(lambda: TinyDecoder(vocab_size, dim, n_layers, n_heads, hidden, init_std), seed)
 
 
 def token_batch(batch_size, seq_len, vocab_size, seed, language_seed=0, branching=4):

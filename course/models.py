@@ -26,8 +26,14 @@ class MLP(nn.Sequential):
         return [(name, m) for name, m in self.named_children() if isinstance(m, nn.Linear)]
 
 
-def seeded_mlp(widths, seed, activation=nn.ReLU) -> MLP:
-    """An MLP whose initial weights depend only on `seed` (the global RNG is left untouched)."""
+def seeded(build, seed):
+    """`build()` with the global RNG seeded by `seed` and restored afterwards: a model whose initial weights depend
+    only on `seed`, whatever ran before."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
-        return MLP(widths, activation)
+        return build()
+
+
+def seeded_mlp(widths, seed, activation=nn.ReLU) -> MLP:
+    """An MLP whose initial weights depend only on `seed` (the global RNG is left untouched)."""
+    return seeded(lambda: MLP(widths, activation), seed)

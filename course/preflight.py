@@ -19,7 +19,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .decoder import seeded_decoder, token_batch
-from .models import seeded_mlp
+from .models import seeded, seeded_mlp
 
 
 @dataclass(frozen=True)
@@ -125,12 +125,6 @@ class SmallConvNet(nn.Module):
         return self.head(h.mean(dim=(2, 3)))
 
 
-def _seeded(build, seed):
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        return build()
-
-
 def adam(lr):
     """make_optimizer for a flight: params -> torch.optim.Adam(params, lr=lr)."""
     def make_optimizer(params):
@@ -170,13 +164,12 @@ def convnet_flight(seed=0, batch_size=8, size=8):
     """SmallConvNet classifying random 1-channel size x size images into 4 classes."""
     def make_batch(n):
         return torch.randn(n, 1, size, size), torch.randint(0, 4, (n,))
-    return Flight(_seeded(SmallConvNet, seed), make_batch, classification_loss, adam(3e-2), batch_size=batch_size)
+    return Flight(seeded(SmallConvNet, seed), make_batch, classification_loss, adam(3e-2), batch_size=batch_size)
 
 
 def healthy_flights(seed=0):
     """{"mlp": ..., "decoder": ..., "convnet": ...}: three flights every check must pass."""
     return {"mlp": mlp_flight(seed), "decoder": decoder_flight(seed), "convnet": convnet_flight(seed)}
-
 
 
 def expect_verdict(what, result, passed, name=None, mentions=()):
