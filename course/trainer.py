@@ -16,12 +16,10 @@ From a shell, the same kind of loop on the standard library's text, with DDP whe
 The command-line trainer uses torch's own AdamW and clip_grad_norm_; it never imports anything from a notebook.
 """
 import argparse
-import itertools
 import math
 import os
 import sys
 import time
-from contextlib import nullcontext
 
 import torch
 import torch.nn.functional as F

@@ -6,7 +6,10 @@ import sys
 import time
 from pathlib import Path
 
+import nbformat
 import pytest
+
+from autograder import mutation
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_COURSE = REPO_ROOT / "tests" / "fixtures" / "course"
@@ -67,10 +70,6 @@ SMALL_CLASS_WRONG = {"wrong-std": ("grad_stats", "population_std"), "wrong-sweep
 def small_class(tmp_path_factory) -> tuple[Path, Path]:
     """(submitted, out): a reference, a blank and two wrong submissions of ch01, graded once, serially. Shared by
     the tests of grades.csv and of reproducible reports."""
-    import nbformat
-
-    from autograder import mutation
-
     name = f"{SMALL_CLASS_CHAPTER}.ipynb"
     source = nbformat.read(REPO_ROOT / "source" / SMALL_CLASS_CHAPTER / name, as_version=4)
     base = tmp_path_factory.mktemp("small-class")

@@ -245,5 +245,6 @@ def main(argv=None):
     print(table(rows))
     print(f"wrote {args.json}")
 
+
 if __name__ == "__main__":
     sys.exit(main())
