@@ -3,10 +3,11 @@
     results = launch(worker, arg1, arg2, world_size=2)   # worker(rank, world_size, arg1, arg2) in each process
 
 `launch` starts `world_size` processes, joins them in one process group (gloo on the CPU, NCCL when every rank
-has a GPU of its own), runs `worker` in each and returns the workers' return values, rank 0 first. Rendezvous goes
-through a file, and gloo talks over the loopback interface, so it runs without a network: in the grading sandbox
-too. Processes are forked where the platform allows it (fast, and a worker defined in a notebook works); elsewhere
-they are spawned and the worker must be importable.
+has a GPU of its own and this process has not started CUDA yet), runs `worker` in each and returns the workers'
+return values, rank 0 first. Rendezvous goes through a file, and gloo talks over the loopback interface, so it runs
+without a network: in the grading sandbox too. Processes are forked where the platform allows it (fast, and a
+worker defined in a notebook works); elsewhere they are spawned and the worker must be importable. A forked worker
+cannot use CUDA its parent has started: pass models and tensors on the CPU (`launch` refuses others).
 
 Nothing is left behind: when a worker raises, exits or hangs past `timeout`, every other worker is killed at once
 (one blocked in an all-reduce waiting for the dead one would otherwise wait forever) and `launch` raises
@@ -16,6 +17,7 @@ log lines — are captured to a file; `launch` prints the stdout part, prefixed 
 The measurements the chapter shows (DDP vs one process, `no_sync` accumulation, the communication share) use the
 helpers at the bottom.
 """
+import importlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -36,14 +38,36 @@ class WorkerError(RuntimeError):
 
 
 def default_backend(world_size: int = 2) -> str:
-    """"nccl" when there is a GPU for every rank, else "gloo" (on the CPU: a Colab with one GPU still runs the
-    two-process experiments)."""
-    return "nccl" if torch.cuda.is_available() and torch.cuda.device_count() >= world_size else "gloo"
+    """"nccl" when there is a GPU for every rank and the workers can still start CUDA, else "gloo" (on the CPU: a
+    Colab with one GPU, or a notebook that has used CUDA already, still runs the two-process experiments)."""
+    gpus = torch.cuda.is_available() and torch.cuda.device_count() >= world_size
+    return "nccl" if gpus and not _workers_lose_cuda() else "gloo"
 
 
 def _context():
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _workers_lose_cuda():
+    """A forked child cannot use CUDA once its parent has started it (CUDA refuses to start again after a fork)."""
+    return _context().get_start_method() == "fork" and torch.cuda.is_initialized()
+
+
+def _tensors_off_the_cpu(args):
+    """The tensors in `args` (a module's parameters and buffers, and tensors in lists, tuples and dicts, included)
+    that do not live on the CPU."""
+    found = []
+    for arg in args:
+        if isinstance(arg, torch.nn.Module):
+            found += [t for t in (*arg.parameters(), *arg.buffers()) if t.device.type != "cpu"]
+        elif isinstance(arg, torch.Tensor):
+            found += [arg] if arg.device.type != "cpu" else []
+        elif isinstance(arg, (list, tuple)):
+            found += _tensors_off_the_cpu(arg)
+        elif isinstance(arg, dict):
+            found += _tensors_off_the_cpu(arg.values())
+    return found
 
 
 def _worker_main(worker, rank, world_size, args, backend, folder, threads, timeout):
@@ -114,7 +138,17 @@ def launch(worker, *args, world_size=2, backend=None, timeout=60.0, threads=1, e
     backend = backend or default_backend(world_size)
     if backend == "nccl" and torch.cuda.device_count() < world_size:
         raise ValueError(f"nccl needs one GPU per rank: {torch.cuda.device_count()} GPU(s) for {world_size} ranks")
-    import torch._dynamo  # noqa: F401  DDP imports it: once here, not once per forked worker (about a second each)
+    if backend == "nccl" and _workers_lose_cuda():
+        raise ValueError("nccl needs CUDA in the workers, and a forked worker cannot start CUDA once this process "
+                         "has: use backend='gloo', or torchrun from a fresh process")
+    off_cpu = _tensors_off_the_cpu(args) if _context().get_start_method() == "fork" else []
+    if off_cpu:
+        raise ValueError(f"launch forks its workers, and a forked worker cannot use this process's "
+                         f"{off_cpu[0].device.type} tensors ({len(off_cpu)} passed): pass the models and tensors "
+                         "on the CPU (.cpu()); the workers run on gloo")
+    # DDP imports torch._dynamo: once here, not once per forked worker (about a second each). By importlib: an
+    # `import torch._dynamo` here would make `torch` a local name of this whole function.
+    importlib.import_module("torch._dynamo")
     folder = tempfile.mkdtemp(prefix="course-ddp-")
     ctx = _context()
     processes = []

@@ -94,7 +94,30 @@ def test_nccl_only_with_a_gpu_per_rank(gpus, backend, monkeypatch):
     """A Colab with one GPU runs the two-process experiments on gloo instead of refusing them."""
     monkeypatch.setattr(torch.cuda, "is_available", lambda: gpus > 0)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: gpus)
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: False)
     assert ddp.default_backend(2) == backend
+
+
+def test_gloo_once_this_process_has_started_cuda(monkeypatch):
+    """A forked worker cannot start CUDA again: a notebook that trained on the GPU runs its DDP cells on gloo, and
+    asking for nccl then says why instead of failing inside every worker."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
+    assert ddp.default_backend(2) == "gloo"
+    with pytest.raises(ValueError, match="cannot start CUDA"):
+        ddp.launch(_rank_and_sum, 10, backend="nccl")
+    assert _children() == []
+
+
+@pytest.mark.parametrize("args", [(torch.nn.Linear(2, 2).to("meta"),), (torch.ones(3),
+                                                                         {"batch": [torch.ones(2, device="meta")]})])
+def test_launch_refuses_tensors_a_forked_worker_cannot_use(args):
+    """A CUDA model handed to a forked worker fails there; the launcher names the problem first (a meta tensor
+    stands in for a CUDA one on a machine without a GPU)."""
+    with pytest.raises(ValueError, match="forked worker cannot use this process's meta tensors"):
+        ddp.launch(lambda rank, world_size, *a: None, *args)
+    assert _children() == []
 
 
 def test_launch_runs_every_rank_and_returns_results_in_rank_order(capfd):
