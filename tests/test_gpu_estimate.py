@@ -47,7 +47,14 @@ def test_a_notebook_kernel_counts_the_modules_sent_to_course_device(tmp_path):
     # forward addmm 2*2*16*4; backward: the weight's gradient (mm) again, the input needs none
     assert device["flops"] == 2 * (2 * 2 * 16 * 4)
     assert device["kernels"] > 3 and device["seconds"] > 0
-    assert len(gpu_estimate.slowest_cells(ran, n=5)) == 3  # every cell timed: counting, the tiny cell, printing
+    cells = gpu_estimate.cell_seconds(ran)
+    assert len(cells) == 3  # every cell timed: counting, the tiny cell, printing
+    # the tiny cell's own device work, found by its source; the counting and printing cells did none
+    per_cell = {row["cell"]: row for row in gpu_estimate.cell_estimates(cells, gpu_estimate.printed_counts(ran))}
+    tiny = per_cell[ran.cells[1].get("id")]
+    assert tiny["device"] == device
+    assert [per_cell[c.get("id")]["device"]["kernels"] for c in (ran.cells[0], ran.cells[2])] == [0, 0]
+    assert tiny["t4_s"][1] > tiny["t4_s"][0] > 0
 
 
 def test_the_estimate_replaces_the_device_seconds_by_kernels_flops_and_bytes():

@@ -11,8 +11,10 @@ CPU as it does here. Then
     T4 seconds = plain seconds - the device operations' seconds on this CPU       (what stays on the CPU)
                + device kernels x per-kernel cost + device FLOPs / sustained FLOP/s + device bytes / bandwidth
 
-Views (metadata only, no kernel) pay no per-kernel cost. Worker processes a chapter forks (ch05's DDP) run
-outside the kernel: their time is in the plain seconds and counts as CPU time, which it is with gloo.
+The same sum per cell (the counting run records each cell's device work; cells are matched to the plain run's by
+source) names the cells that cost most on a T4: where a chapter's sizes are cut. Views (metadata only, no kernel)
+pay no per-kernel cost. Worker processes a chapter forks (ch05's DDP) run outside the kernel: their time is in
+the plain seconds and counts as CPU time, which it is (they run on the CPU, with gloo).
 Prints a table and writes bench-results/gpu-estimate.json.
 """
 import argparse
@@ -43,6 +45,7 @@ T4 = {"fp32_flops_per_s": 8.1e12 * 0.5, "bytes_per_s": 320e9 * 0.7,
       # a CUDA launch plus PyTorch's dispatch to it, per kernel: the range the brief's sources give
       "kernel_s": (10e-6, 20e-6)}
 MARKER = "GPU-ESTIMATE-COUNTS "
+SHOWN_CELLS = 5  # the slowest cells on a T4 the table names: where to cut a chapter's sizes
 
 
 @dataclass
@@ -64,7 +67,9 @@ class OpCounter(TorchDispatchMode):
     def __init__(self):
         super().__init__()
         self.tally = {"host": Tally(), "device": Tally()}
+        self.cells = []  # [(cell source, the device work it did)], in execution order, once `per_cell` is on
         self._on_device = WeakIdKeyDictionary()
+        self._cell_start = None
 
     def mark(self, *tensors):
         """Marks tensors as living on the device: what is computed from them runs there too."""
@@ -94,8 +99,22 @@ class OpCounter(TorchDispatchMode):
             tally.flops += flop_registry[func._overloadpacket](*args, **kwargs, out_val=out)
         return out
 
+    def per_cell(self, shell):
+        """Records each later cell's device work (IPython's pre_run_cell / post_run_cell events of `shell`)."""
+        def before(info):
+            self._cell_start = asdict(self.tally["device"])
+
+        def after(result):
+            if self._cell_start is not None:
+                now = asdict(self.tally["device"])
+                self.cells.append((result.info.raw_cell, {k: now[k] - self._cell_start[k] for k in now}))
+            self._cell_start = None
+
+        shell.events.register("pre_run_cell", before)
+        shell.events.register("post_run_cell", after)
+
     def counts(self):
-        return {side: asdict(t) for side, t in self.tally.items()}
+        return {**{side: asdict(t) for side, t in self.tally.items()}, "cells": self.cells}
 
 
 def start_counting():
@@ -126,6 +145,9 @@ def start_counting():
         return out
 
     torch.Tensor.to, torch.nn.Module.to = marking_tensor_to, marking_module_to
+    from IPython import get_ipython
+
+    counter.per_cell(get_ipython())
     counter.__enter__()  # left open: the mode counts every later cell
     return counter
 
@@ -157,21 +179,38 @@ def resized_notebook(nb, chapter, gpu_sizes):
     return nb
 
 
-def slowest_cells(nb, n=3):
-    """[(cell, seconds)] of the `n` slowest cells of an executed notebook: where a chapter's time goes."""
-    seconds = []
+def cell_seconds(nb):
+    """[(cell name, source, seconds)] of every timed code cell of an executed notebook, in order."""
+    cells = []
     for cell in nb.cells:
         times = cell.metadata.get("execution", {})
         if "iopub.execute_input" in times and "shell.execute_reply" in times:
             start, end = (datetime.fromisoformat(times[k].replace("Z", "+00:00"))
                           for k in ("iopub.execute_input", "shell.execute_reply"))
             name = cell.metadata.get("nbgrader", {}).get("grade_id", cell.get("id"))
-            seconds.append((name, round((end - start).total_seconds(), 1)))
-    return sorted(seconds, key=lambda c: -c[1])[:n]
+            cells.append((name, cell.source, (end - start).total_seconds()))
+    return cells
+
+
+def cell_estimates(cells, counts, t4=T4):
+    """[{cell, here_s, device, t4_s}] for the timed cells of the plain run (`cell_seconds`), each given the device work
+    the counting run recorded for the same source (matched in order), slowest on a T4 first."""
+    recorded = list(counts["cells"])
+    rows = []
+    for name, source, seconds in cells:
+        match = next((i for i, (s, _) in enumerate(recorded) if s == source), None)
+        device = asdict(Tally())
+        if match is not None:
+            device = recorded[match][1]
+            del recorded[:match + 1]  # cells run in order: the match and what came before it are behind us
+        rows.append({"cell": name, "here_s": seconds, "device": device,
+                     "t4_s": estimate(seconds, {"device": device}, t4)})
+    return sorted(rows, key=lambda r: -r["t4_s"][1])
 
 
 def measure(chapter, scratch, timeout, gpu_sizes=None):
-    """(plain seconds, slowest cells, counts) of `chapter`'s source notebook in the gpu profile on this machine."""
+    """(plain seconds, the plain run's `cell_seconds`, counts) of `chapter`'s source notebook in the gpu profile on
+    this machine."""
     def run(counting):
         nb = resized_notebook(nbformat.read(notebook_run.source_notebook(chapter), as_version=4), chapter, gpu_sizes)
         path = Path(scratch) / f"{'counting' if counting else 'plain'}-{chapter}.ipynb"
@@ -181,9 +220,9 @@ def measure(chapter, scratch, timeout, gpu_sizes=None):
     nb, plain_s = run(counting=False)
     if notebook_run.problems(nb):
         raise RuntimeError(f"{chapter} [gpu profile] did not run clean: {notebook_run.problems(nb)[:3]}")
-    slowest = slowest_cells(nb)
+    cells = cell_seconds(nb)
     nb, _ = run(counting=True)
-    return plain_s, slowest, printed_counts(nb)
+    return plain_s, cells, printed_counts(nb)
 
 
 def estimate(plain_s, counts, t4=T4):
@@ -205,7 +244,9 @@ def table(rows):
         lines.append(f"{r['chapter']:26s} {r['plain_s']:10.1f} {h['kernels'] + h['views']:9d} {d['kernels']:11d} "
                      f"{d['views']:9d} {d['flops'] / 1e9:9.2f} {d['bytes'] / 1e9:7.2f} {d['seconds']:10.1f} "
                      f"{r['t4_s'][0]:5.0f}-{r['t4_s'][1]:<5.0f}")
-        lines.append(f"{'':26s} slowest cells here: " + ", ".join(f"{c} {s:.0f} s" for c, s in r["slowest_cells"]))
+        slowest = r["cells"][:SHOWN_CELLS]
+        lines.append(f"{'':26s} slowest on a T4 (here s -> T4 est. s): " + ", ".join(
+            f"{c['cell']} {c['here_s']:.0f} -> {c['t4_s'][0]:.0f}-{c['t4_s'][1]:.0f}" for c in slowest))
         if r["gpu_sizes_tried"]:
             lines.append(f"{'':26s} with gpu sizes {r['gpu_sizes_tried']}")
     return "\n".join(lines)
@@ -236,9 +277,10 @@ def main(argv=None):
     for chapter in chapters:
         gpu_sizes = proposed.get(chapter[:4], {})
         with tempfile.TemporaryDirectory(prefix="fbf-gpu-estimate-") as scratch:
-            plain_s, slowest, counts = measure(chapter, scratch, args.timeout, gpu_sizes)
-        rows.append({"chapter": chapter, "gpu_sizes_tried": gpu_sizes, "plain_s": plain_s, "slowest_cells": slowest,
-                     "counts": counts, "t4_s": estimate(plain_s, counts)})
+            plain_s, cells, counts = measure(chapter, scratch, args.timeout, gpu_sizes)
+        totals = {side: counts[side] for side in ("host", "device")}
+        rows.append({"chapter": chapter, "gpu_sizes_tried": gpu_sizes, "plain_s": plain_s,
+                     "cells": cell_estimates(cells, counts), "counts": totals, "t4_s": estimate(plain_s, totals)})
         print("\n".join(table(rows[-1:]).splitlines()[2:]), flush=True)
         # after every chapter: a chapter's two runs take minutes, an interrupted run keeps what it measured
         args.json.write_text(json.dumps({"torch": torch.__version__, "t4": T4, "chapters": rows}, indent=2))
