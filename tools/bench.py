@@ -6,7 +6,7 @@ and a synthetic class (--students per ready chapter: correct, wrong, blank, part
 from the reference solutions, autograder/mutants/ and autograder/corpus/) graded with `python -m autograder`
 serially and with --jobs 2, against running the same notebooks plainly in the grader's sandbox. Prints each
 median and its ratio to both floors, notebooks per minute and the grading overhead, checks the goals (cpu profile
-<= 60 s, ch05 90 s; grade profile <= 2x the floor, or per chapter against the floor with a first optimizer;
+<= 60 s, ch05 90 s; grade profile <= 2x the floor with a first optimizer, more for some chapters;
 grading <= 15 % over plain execution), writes bench-results/bench.json,
 and exits 1 if a goal is missed.
 """
@@ -33,10 +33,10 @@ from tools import notebook_run
 ROOT = notebook_run.ROOT
 CPU_GOAL_S = 60.0
 CPU_GOAL_S_BY_CHAPTER = {"ch05_training_step": 90.0}  # it trains a decoder on real text and runs DDP
+# Grade-profile goals are ratios to the floor with a first optimizer: every chapter trains something, and in torch
+# 2.13 the first torch.optim optimizer imports torch._dynamo. Chapter -> its largest ratio, where it is not 2.
 GRADE_GOAL_RATIO = 2.0
-# Chapters whose grade-profile goal is set against the floor with a first optimizer (chapters that train pay
-# torch._dynamo's import there): chapter -> largest ratio to that floor.
-GRADE_GOAL_VS_OPTIM_FLOOR = {"ch03_minibatches": 2.25, "ch05_training_step": 2.5, "ch06_preflight": 2.5}
+GRADE_GOAL_RATIO_BY_CHAPTER = {"ch03_minibatches": 2.25, "ch05_training_step": 2.5, "ch06_preflight": 2.5}
 
 
 def _median_run(path, profile, repeat):
@@ -301,13 +301,10 @@ def main(argv=None):
                     cpu_goal = CPU_GOAL_S_BY_CHAPTER.get(chapter, CPU_GOAL_S)
                     if profile == "cpu" and seconds > cpu_goal:
                         failures.append(f"{chapter} cpu profile {seconds:.1f} s > {cpu_goal:.0f} s")
-                    if profile == "grade" and chapter in GRADE_GOAL_VS_OPTIM_FLOOR:
-                        goal = GRADE_GOAL_VS_OPTIM_FLOOR[chapter]
-                        if seconds > goal * optim_floor:
-                            failures.append(f"{chapter} grade profile {seconds / optim_floor:.2f}x floor with a first "
-                                            f"optimizer > {goal}x")
-                    elif profile == "grade" and seconds > GRADE_GOAL_RATIO * floor:
-                        failures.append(f"{chapter} grade profile {seconds / floor:.2f}x floor > {GRADE_GOAL_RATIO}x")
+                    grade_goal = GRADE_GOAL_RATIO_BY_CHAPTER.get(chapter, GRADE_GOAL_RATIO)
+                    if profile == "grade" and seconds > grade_goal * optim_floor:
+                        failures.append(f"{chapter} grade profile {seconds / optim_floor:.2f}x floor with a first "
+                                        f"optimizer > {grade_goal}x")
         grading(ROOT, [c for c in args.chapters if c in ready_chapters()], args.students, scratch, results, failures,
                 plain_sample=args.plain_sample)
 
