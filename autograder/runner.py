@@ -30,6 +30,7 @@ import ast
 import builtins
 import gc
 import io
+import itertools
 import json
 import linecache
 import operator
@@ -139,35 +140,58 @@ def make_guard(extra: dict):
                                   dict(value.__kwdefaults__ or {})))
     sys_hooks = [(name, getattr(sys, name)) for name in SYS_HOOKS]
     sys_modules = [(name, module) for name, module, strict in entries if not strict]
+    # The usual case, nothing changed, in C calls only: restore() runs two or three times a cell, and a Python
+    # loop over a thousand modules and their classes made grading slow. Per mapping, one itemgetter fetches every
+    # guarded value (a lone key twice, so that it returns a tuple); a deleted key raises KeyError.
+    guarded = [(mapping, keys, values) for _, mapping, keys, values, _ in modules] + \
+        [(proxy, keys, values) for _, _, proxy, _, keys, values in classes]
+    guarded = [(mapping, keys * 2, values * 2) if len(keys) == 1 else (mapping, keys, values)
+               for mapping, keys, values in guarded if keys]
+    fetched_from = tuple(mapping for mapping, _, _ in guarded)
+    fetchers = tuple(operator.itemgetter(*keys) for _, keys, _ in guarded)
+    expected = tuple(itertools.chain.from_iterable(values for _, _, values in guarded))
+    sized = tuple(mapping for _, mapping, _, _, exact in modules if exact is not None) + \
+        tuple(proxy for _, _, proxy, _, _, _ in classes)
+    sizes = tuple(len(mapping) for mapping in sized)
+    module_names, module_objects = tuple(name for name, _ in sys_modules), tuple(m for _, m in sys_modules)
     # Everything below runs after student code: only these captured callables, never a global lookup.
     _map, _is, _all, _len, _zip, _list, _dict = map, operator.is_, all, len, zip, list, dict
     _set, _del, _getattr, _setattr, _modules = type.__setattr__, type.__delattr__, getattr, setattr, sys.modules
+    _call, _tuple, _chain, _key_error = operator.call, tuple, itertools.chain.from_iterable, KeyError
+
+    def unchanged() -> bool:
+        try:
+            return (_all(_map(_is, expected, _chain(_map(_call, fetchers, fetched_from))))
+                    and _tuple(_map(_len, sized)) == sizes)
+        except _key_error:
+            return False
 
     def changes(restore: bool = True) -> list:
         found = []
-        for name, mapping, keys, values, exact in modules:
-            if not _all(_map(_is, values, _map(mapping.get, keys))):
-                for key, value in _zip(keys, values):
-                    if mapping.get(key) is not value:
-                        found.append(f"{name}.{key}")
+        if not unchanged():
+            for name, mapping, keys, values, exact in modules:
+                if not _all(_map(_is, values, _map(mapping.get, keys))):
+                    for key, value in _zip(keys, values):
+                        if mapping.get(key) is not value:
+                            found.append(f"{name}.{key}")
+                            if restore:
+                                mapping[key] = value
+                if exact is not None and _len(mapping) != _len(exact):
+                    for key in [k for k in _list(mapping) if k not in exact]:
+                        found.append(f"{name}.{key} (added)")
                         if restore:
-                            mapping[key] = value
-            if exact is not None and _len(mapping) != _len(exact):
-                for key in [k for k in _list(mapping) if k not in exact]:
-                    found.append(f"{name}.{key} (added)")
-                    if restore:
-                        del mapping[key]
-        for name, cls, proxy, names, keys, values in classes:
-            if _len(proxy) != _len(names) or not _all(_map(_is, values, _map(proxy.get, keys))):
-                for key, value in _zip(keys, values):
-                    if proxy.get(key) is not value:
-                        found.append(f"{name}.{key}")
+                            del mapping[key]
+            for name, cls, proxy, names, keys, values in classes:
+                if _len(proxy) != _len(names) or not _all(_map(_is, values, _map(proxy.get, keys))):
+                    for key, value in _zip(keys, values):
+                        if proxy.get(key) is not value:
+                            found.append(f"{name}.{key}")
+                            if restore:
+                                _set(cls, key, value)
+                    for key in [k for k in _list(proxy) if k not in names]:
+                        found.append(f"{name}.{key} (added)")
                         if restore:
-                            _set(cls, key, value)
-                for key in [k for k in _list(proxy) if k not in names]:
-                    found.append(f"{name}.{key} (added)")
-                    if restore:
-                        _del(cls, key)
+                            _del(cls, key)
         for name, func, code, defaults, kwdefaults in functions:
             if func.__code__ is not code or func.__defaults__ is not defaults or \
                     _dict(func.__kwdefaults__ or {}) != kwdefaults:
@@ -180,11 +204,12 @@ def make_guard(extra: dict):
                 found.append(f"sys.{name}")
                 if restore:
                     _setattr(sys, name, hook)
-        for name, module in sys_modules:
-            if _modules.get(name) is not module:
-                found.append(f"sys.modules[{name!r}]")
-                if restore:
-                    _modules[name] = module
+        if not _all(_map(_is, module_objects, _map(_modules.get, module_names))):
+            for name, module in sys_modules:
+                if _modules.get(name) is not module:
+                    found.append(f"sys.modules[{name!r}]")
+                    if restore:
+                        _modules[name] = module
         return found
 
     return changes
@@ -362,14 +387,16 @@ def make_cell_runner(job: dict, ns: dict, restore, call, current: list):
         swapped = sys.stdout is not out or sys.stderr is not err
         sys.stdout, sys.stderr = streams
         # Describing the outcome may run student code (an exception's __str__, a value's __repr__): under the
-        # timer, followed by another restore.
+        # timer, followed by another restore. Without either, no student code ran since the last restore.
         if error is not None:
             result["error"] = _describe(error)
+            changed += restore()
         elif value is not None:
             text, problem = call(lambda: repr(value), 2.0)
             result["display"] = _cap(text if problem is None else f"<repr() failed: {type(problem).__name__}>",
                                      20000)
-        changed += restore() + (["sys.stdout or sys.stderr"] if swapped else [])
+            changed += restore()
+        changed += ["sys.stdout or sys.stderr"] if swapped else []
         result.update(ok=error is None, seconds=round(seconds, 3), stdout=_joined(out_parts, out.dropped),
                       stderr=_joined(err_parts, err.dropped), changed=changed)
         if kind == "test":  # what the test cell defined stays defined, as in a notebook

@@ -1,6 +1,6 @@
 """The sandbox and the channel: grading stops with a clear message when bubblewrap is missing (unless
---no-sandbox), three runs give byte-identical reports, the notebook wall clock holds, and the channel and the
-runner refuse what they must."""
+--no-sandbox), three runs give byte-identical reports, the notebook wall clock holds, the channel and the
+runner refuse what they must, and the runner's guard finds and undoes what student code changed."""
 import os
 import subprocess
 import sys
@@ -95,3 +95,39 @@ def test_runner_refuses_to_kill_processes_outside_a_sandbox():
             "try:\n    runner._reaper()\nexcept RuntimeError as error:\n    print(error)")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True)
     assert done.stdout.strip() == "asked to reap processes outside a sandbox", done.stderr
+
+
+GUARD_CHECK = '''import sys, types
+sys.path.insert(0, "autograder")
+import torch, course.testing
+import runner
+extra = types.ModuleType("extra")
+changes = runner.make_guard({"<extra>": extra})
+print(changes())
+allclose, names = torch.allclose, list(vars(torch.Tensor))
+torch.allclose = lambda *args, **kwargs: True
+relu = torch.nn.functional.relu
+del torch.nn.functional.relu
+torch.Tensor.new_method = lambda self: 1
+extra.added = len
+numpy = sys.modules["numpy"]
+sys.modules["numpy"] = extra
+print(sorted(changes()))
+print(torch.allclose is allclose, torch.nn.functional.relu is relu, list(vars(torch.Tensor)) == names,
+      vars(extra).get("added"), sys.modules["numpy"] is numpy)
+print(changes())
+'''
+
+
+def test_guard_finds_and_undoes_every_kind_of_change():
+    """The runner's guard, whose quick all-unchanged check skips the detailed search: a replaced and a deleted
+    module function, an attribute added to a class and to a strict module, and a replaced sys.modules entry are
+    each reported and put back, and nothing is reported when nothing changed."""
+    done = subprocess.run([sys.executable, "-c", GUARD_CHECK], cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.stdout.splitlines() == [
+        "[]",
+        "['<extra>.added (added)', \"sys.modules['numpy']\", 'torch.Tensor.new_method (added)', 'torch.allclose', "
+        "'torch.nn.functional.relu']",
+        "True True True None True",
+        "[]",
+    ], done.stdout + done.stderr
