@@ -141,7 +141,8 @@ def launch(worker, *args, world_size=2, backend=None, timeout=60.0, threads=1, e
     if backend == "nccl" and _workers_lose_cuda():
         raise ValueError("nccl needs CUDA in the workers, and a forked worker cannot start CUDA once this process "
                          "has: use backend='gloo', or torchrun from a fresh process")
-    off_cpu = _tensors_off_the_cpu(args) if _context().get_start_method() == "fork" else []
+    ctx = _context()
+    off_cpu = _tensors_off_the_cpu(args) if ctx.get_start_method() == "fork" else []
     if off_cpu:
         raise ValueError(f"launch forks its workers, and a forked worker cannot use this process's "
                          f"{off_cpu[0].device.type} tensors ({len(off_cpu)} passed): pass the models and tensors "
@@ -150,7 +151,6 @@ def launch(worker, *args, world_size=2, backend=None, timeout=60.0, threads=1, e
     # `import torch._dynamo` here would make `torch` a local name of this whole function.
     importlib.import_module("torch._dynamo")
     folder = tempfile.mkdtemp(prefix="course-ddp-")
-    ctx = _context()
     processes = []
     try:
         for rank in range(world_size):
