@@ -1,4 +1,6 @@
 """Frame by Frame: the package the chapter notebooks stand on."""
-from .profile import describe, device, profile, seed_everything, sizes
+from .profile import apply_thread_policy, describe, device, profile, seed_everything, sizes, threads
 
-__all__ = ["describe", "device", "profile", "seed_everything", "sizes"]
+apply_thread_policy()
+
+__all__ = ["describe", "device", "profile", "seed_everything", "sizes", "threads"]

@@ -5,6 +5,13 @@
   cpu    real experiments sized for a 2-core laptop (the default without CUDA)
   gpu    bigger models and batches (the default when CUDA is present)
 Experiments never hard-code a size: they ask `sizes(chapter)`.
+
+Threads, decided once for every chapter and profile: importing `course` sets torch to one intra-op thread
+(`COURSE_THREADS=N` to choose another number). The course's experiments are many small operations, where a second
+thread gains little, and a student's machine always has something else running: with two threads and other work on
+a 2-core machine, one run of ch01's learning-rate sweep took anywhere from 1.1 to 38 s, with one thread 1.3-1.5 s
+every time. On a GPU the host thread only launches kernels, so one thread costs nothing there either. DDP workers
+take their own count (`course.ddp.launch(threads=...)`, one by default).
 """
 import os
 import random
@@ -69,7 +76,6 @@ _SIZES = {
         "ckpt_repeats": (1, 3, 3),
         "slider_steps": (20, 60, 60),
         "slider_budget_mib": (1, 64, 64),
-        "torch_threads": (1, 1, 0),
     },
     "ch04": {
         "dec_vocab": (32, 128, 256),
@@ -101,7 +107,6 @@ _SIZES = {
         "comm_micro_batches": ((2, 8), (2, 8, 32), (2, 8, 32)),
         "comm_repeats": (1, 5, 5),
         "eval_windows": (32, 400, 2000),
-        "torch_threads": (1, 1, 0),
     },
     "ch06": {
         "dec_vocab": (16, 32, 32),
@@ -113,9 +118,23 @@ _SIZES = {
         "bytes_batches": ((1, 2, 4, 8), (1, 2, 4, 8, 16, 32), (1, 2, 4, 8, 16, 32)),
         "overfit_steps": (40, 150, 150),
         "myth_widths": ((16, 64), (16, 64, 256), (16, 64, 256)),
-        "torch_threads": (1, 1, 0),
     },
 }
+
+
+def threads() -> int:
+    """torch's intra-op thread count under the course's policy: `COURSE_THREADS` if set, else 1."""
+    value = os.environ.get("COURSE_THREADS", "").strip()
+    if not value:
+        return 1
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"COURSE_THREADS={value!r}: expected a whole number of threads, at least 1")
+    return int(value)
+
+
+def apply_thread_policy() -> None:
+    """Sets torch's intra-op threads to `threads()` (done once, by `import course`)."""
+    torch.set_num_threads(threads())
 
 
 def profile() -> str:
@@ -155,4 +174,4 @@ def describe() -> str:
     """One line for the top of every chapter: which profile, device and torch this run uses."""
     dev = device()
     where = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "CPU"
-    return f"profile={profile()}  device={dev} ({where})  torch={torch.__version__}"
+    return f"profile={profile()}  device={dev} ({where})  threads={torch.get_num_threads()}  torch={torch.__version__}"
