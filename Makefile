@@ -14,7 +14,7 @@ ARGS ?=
 BENCH_ARGS ?=
 CHAPTERS := $(notdir $(wildcard source/ch*))
 
-.PHONY: setup system-packages test lab progress release autograde bench gpu-check constraints clean
+.PHONY: setup system-packages test lab progress release autograde bench claims gpu-check constraints clean
 
 setup: $(STAMP) system-packages
 
@@ -47,6 +47,11 @@ autograde: setup
 
 bench: setup
 	$(PY) -m tools.bench $(BENCH_ARGS)
+
+# Runs the chapters in the cpu profile and checks every claim their prose makes (CHAPTERS="ch03_minibatches ..."
+# for some of them).
+claims: setup
+	$(PY) -m tools.claims $(CHAPTERS)
 
 # Pins what `make setup` installed into constraints.txt (run after changing requirements.txt).
 constraints: setup
