@@ -36,7 +36,7 @@ def _setup_course(repository={repository!r}, ref={ref!r}):
         except ImportError:
             raise RuntimeError("The `course` package is missing: run `make lab` in the course's repository, "
                                "or open this notebook on Colab.") from None
-        packages = [f"git+{{repository}}@{{ref}}", "torchviz", "graphviz"]
+        packages = [f"git+{{repository}}@{{ref}}", "torchviz", "graphviz", "cloudpickle"]
         if sys.version_info >= (3, 12):
             packages.append("setuptools")  # torchviz imports distutils
         done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-input",

@@ -2,12 +2,19 @@
 
     results = launch(worker, arg1, arg2, world_size=2)   # worker(rank, world_size, arg1, arg2) in each process
 
-`launch` starts `world_size` processes, joins them in one process group (gloo on the CPU, NCCL when every rank
-has a GPU of its own and this process has not started CUDA yet), runs `worker` in each and returns the workers'
-return values, rank 0 first. Rendezvous goes through a file, and gloo talks over the loopback interface, so it runs
-without a network: in the grading sandbox too. Processes are forked where the platform allows it (fast, and a
-worker defined in a notebook works); elsewhere they are spawned and the worker must be importable. A forked worker
-cannot use CUDA its parent has started: pass models and tensors on the CPU (`launch` refuses others).
+`launch` starts `world_size` processes, joins them in one process group (gloo by default: the workers compute on the
+CPU; `backend="nccl"` for workers that put their tensors on `torch.device("cuda", rank)`), runs `worker` in each
+and returns the workers' return values, rank 0 first. Rendezvous goes through a file, and gloo talks over the
+loopback interface, so it runs without a network: in the grading sandbox too.
+
+How the workers start (`start_method()`): forked where the platform allows it and no CUDA device is visible
+(fast, and everything the notebook defined is simply there). With CUDA visible, the first `backward()` in this
+process, even on CPU tensors, starts autograd's device threads, and a child forked after that cannot run a backward
+at all ("Unable to handle autograd's threading in combination with fork-based multiprocessing"); nor can a forked
+child use CUDA once this process has started it. There the workers come from a fork server (a clean process that
+imported torch once and has never run a backward), or are spawned where there is none. Those workers receive the
+worker function and its arguments by value (cloudpickle), so a worker defined in a notebook cell, and the classes
+and helpers it uses, work under every start method.
 
 Nothing is left behind: when a worker raises, exits or hangs past `timeout`, every other worker is killed at once
 (one blocked in an all-reduce waiting for the dead one would otherwise wait forever) and `launch` raises
@@ -29,6 +36,7 @@ import time
 import traceback
 from datetime import timedelta
 
+import cloudpickle
 import torch
 import torch.distributed as dist
 
@@ -37,21 +45,31 @@ class WorkerError(RuntimeError):
     """A worker raised or died; the message holds its traceback and what it printed."""
 
 
-def default_backend(world_size: int = 2) -> str:
-    """"nccl" when there is a GPU for every rank and the workers can still start CUDA, else "gloo" (on the CPU: a
-    Colab with one GPU, or a notebook that has used CUDA already, still runs the two-process experiments)."""
-    gpus = torch.cuda.is_available() and torch.cuda.device_count() >= world_size
-    return "nccl" if gpus and not _workers_lose_cuda() else "gloo"
+START_METHODS = ("fork", "forkserver", "spawn")
 
 
-def _context():
+def start_method() -> str:
+    """How `launch` starts its workers on this machine: `COURSE_DDP_START` if set; else "fork" where the platform
+    has it and no CUDA device is visible, else "forkserver" where the platform has it, else "spawn" (the module
+    docstring says why)."""
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    chosen = os.environ.get("COURSE_DDP_START", "").strip()
+    if chosen:
+        if chosen not in methods:
+            raise ValueError(f"COURSE_DDP_START={chosen!r}: this platform offers {', '.join(methods)}")
+        return chosen
+    if "fork" in methods and not torch.cuda.is_available():
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
 
 
-def _workers_lose_cuda():
-    """A forked child cannot use CUDA once its parent has started it (CUDA refuses to start again after a fork)."""
-    return _context().get_start_method() == "fork" and torch.cuda.is_initialized()
+def _context(method):
+    ctx = multiprocessing.get_context(method)
+    if method == "forkserver":
+        # The server imports these once; every worker forked from it has them already. Takes effect when the
+        # server starts (the first launch), and the server stays for the rest of this process.
+        ctx.set_forkserver_preload(["course.ddp", "torch._dynamo"])
+    return ctx
 
 
 def _tensors_off_the_cpu(args):
@@ -70,19 +88,21 @@ def _tensors_off_the_cpu(args):
     return found
 
 
-def _worker_main(worker, rank, world_size, args, backend, folder, threads, timeout):
-    """The body of every worker process: redirect output, join the group, run, save the result, exit."""
+def _worker_main(payload, rank, world_size, backend, folder, threads, timeout):
+    """The body of every worker process: redirect output, join the group, run, save the result, exit. `payload` is
+    (worker, args), or those pickled by value (bytes) for a worker that was not forked."""
     log = os.open(os.path.join(folder, f"log{rank}"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(log, 1)
     os.dup2(log, 2)   # gloo's and torch's C++ log lines go to fd 2: keep them out of the notebook's stderr
     sys.stdout = sys.stderr = open(log, "w", buffering=1, closefd=False)
     code = 1
     try:
+        worker, args = pickle.loads(payload) if isinstance(payload, bytes) else payload
         torch.set_num_threads(threads)
         if backend == "gloo" and os.path.isdir("/sys/class/net/lo"):
             os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")   # loopback: no hostname lookup, no network
         if backend == "nccl":
-            torch.cuda.set_device(rank % torch.cuda.device_count())
+            torch.cuda.set_device(rank)
         dist.init_process_group(backend, init_method="file://" + os.path.join(folder, "store"), rank=rank,
                                 world_size=world_size, timeout=timedelta(seconds=timeout))
         try:
@@ -128,25 +148,29 @@ def _failure_report(folder, processes, world_size):
     return "\n".join(text for _, _, text in sorted(failed))
 
 
-def launch(worker, *args, world_size=2, backend=None, timeout=60.0, threads=1, echo=True):
+def launch(worker, *args, world_size=2, backend="gloo", timeout=60.0, threads=1, echo=True, method=None):
     """Runs `worker(rank, world_size, *args)` in `world_size` processes joined by torch.distributed.
 
     Returns the list of return values, rank 0 first (they travel by pickle: tensors, numbers, lists, dicts).
     Raises WorkerError if a worker raises or dies, TimeoutError if they have not all finished in `timeout` seconds;
     either way every worker process is gone when `launch` returns or raises. `threads`: torch threads per worker.
+    `method`: the start method, `start_method()` by default.
     """
-    backend = backend or default_backend(world_size)
+    method = method or start_method()
+    if method not in START_METHODS:
+        raise ValueError(f"method={method!r}: expected one of {', '.join(START_METHODS)}")
     if backend == "nccl" and torch.cuda.device_count() < world_size:
         raise ValueError(f"nccl needs one GPU per rank: {torch.cuda.device_count()} GPU(s) for {world_size} ranks")
-    if backend == "nccl" and _workers_lose_cuda():
+    if backend == "nccl" and method == "fork":
         raise ValueError("nccl needs CUDA in the workers, and a forked worker cannot start CUDA once this process "
-                         "has: use backend='gloo', or torchrun from a fresh process")
-    ctx = _context()
-    off_cpu = _tensors_off_the_cpu(args) if ctx.get_start_method() == "fork" else []
+                         "has: use the forkserver or spawn start method, or torchrun from a fresh process")
+    off_cpu = _tensors_off_the_cpu(args) if method == "fork" else []
     if off_cpu:
         raise ValueError(f"launch forks its workers, and a forked worker cannot use this process's "
                          f"{off_cpu[0].device.type} tensors ({len(off_cpu)} passed): pass the models and tensors "
-                         "on the CPU (.cpu()); the workers run on gloo")
+                         "on the CPU (.cpu())")
+    ctx = _context(method)
+    payload = (worker, args) if method == "fork" else cloudpickle.dumps((worker, args))
     # DDP imports torch._dynamo: once here, not once per forked worker (about a second each). By importlib: an
     # `import torch._dynamo` here would make `torch` a local name of this whole function.
     importlib.import_module("torch._dynamo")
@@ -155,7 +179,7 @@ def launch(worker, *args, world_size=2, backend=None, timeout=60.0, threads=1, e
     try:
         for rank in range(world_size):
             process = ctx.Process(target=_worker_main, daemon=True, name=f"course-ddp-rank{rank}",
-                                  args=(worker, rank, world_size, args, backend, folder, threads, timeout))
+                                  args=(payload, rank, world_size, backend, folder, threads, timeout))
             process.start()
             processes.append(process)
         deadline = time.monotonic() + timeout

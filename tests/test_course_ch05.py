@@ -1,5 +1,6 @@
 """Unit tests for the course modules chapter 5 stands on: standard-library text, the DDP launcher, the trainer."""
 import math
+import multiprocessing
 import os
 import subprocess
 import sysconfig
@@ -79,7 +80,13 @@ def test_unigram_loss_is_the_cross_entropy_of_byte_frequencies():
 
 # ---------------------------------------------------------------- ddp
 def _children():
-    return [c for c in psutil.Process().children(recursive=True) if c.status() != psutil.STATUS_ZOMBIE]
+    """This process's live descendants, but for multiprocessing's fork server and resource tracker, which stay for
+    the life of the process once a fork-server launch has started them (the workers forked from the server are
+    descendants too, and counted)."""
+    def helper(process):
+        return any(word in " ".join(process.cmdline()) for word in ("forkserver", "resource_tracker"))
+    return [c for c in psutil.Process().children(recursive=True)
+            if c.status() != psutil.STATUS_ZOMBIE and not helper(c)]
 
 
 def _rank_and_sum(rank, world_size, offset):
@@ -89,24 +96,63 @@ def _rank_and_sum(rank, world_size, offset):
     return rank, world_size, t.item()
 
 
-@pytest.mark.parametrize("gpus, backend", [(0, "gloo"), (1, "gloo"), (2, "nccl"), (4, "nccl")])
-def test_nccl_only_with_a_gpu_per_rank(gpus, backend, monkeypatch):
-    """A Colab with one GPU runs the two-process experiments on gloo instead of refusing them."""
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: gpus > 0)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: gpus)
-    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: False)
-    assert ddp.default_backend(2) == backend
+@pytest.mark.parametrize("cuda, methods, expected", [
+    (False, ["fork", "spawn", "forkserver"], "fork"),
+    (True, ["fork", "spawn", "forkserver"], "forkserver"),   # autograd's device threads break forked backward
+    (True, ["spawn"], "spawn"),
+    (False, ["spawn"], "spawn"),
+])
+def test_start_method_forks_only_without_cuda(cuda, methods, expected, monkeypatch):
+    """With CUDA visible, a child forked after the kernel's first backward cannot run one (it fails with "Unable to
+    handle autograd's threading in combination with fork-based multiprocessing", CUDA initialised or not)."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: cuda)
+    monkeypatch.setattr(ddp.multiprocessing, "get_all_start_methods", lambda: methods)
+    assert ddp.start_method() == expected
 
 
-def test_gloo_once_this_process_has_started_cuda(monkeypatch):
-    """A forked worker cannot start CUDA again: a notebook that trained on the GPU runs its DDP cells on gloo, and
-    asking for nccl then says why instead of failing inside every worker."""
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
-    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
-    assert ddp.default_backend(2) == "gloo"
-    with pytest.raises(ValueError, match="cannot start CUDA"):
+def test_nccl_needs_a_gpu_per_rank_and_a_worker_that_can_start_cuda(monkeypatch):
+    with pytest.raises(ValueError, match="one GPU per rank"):
         ddp.launch(_rank_and_sum, 10, backend="nccl")
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    with pytest.raises(ValueError, match="cannot start CUDA"):
+        ddp.launch(_rank_and_sum, 10, backend="nccl", method="fork")
+    assert _children() == []
+
+
+_NOTEBOOK_WORKER = """
+import torch
+import torch.distributed as dist
+
+class Scale(torch.nn.Module):          # a class of the notebook's own, used inside the worker
+    def __init__(self, k):
+        super().__init__()
+        self.k = torch.nn.Parameter(torch.tensor(float(k)))
+
+OFFSET = 100.0                         # a global of the notebook's own
+
+def notebook_worker(rank, world_size, model, x):
+    loss = (Scale(rank + 1).k * model(x).sum()) + OFFSET
+    loss.backward()                    # a backward in every worker: what a forked child of a CUDA machine cannot do
+    grad = model.weight.grad.clone()
+    dist.all_reduce(grad)
+    return loss.item(), grad.tolist()
+"""
+
+
+@pytest.mark.parametrize("method", multiprocessing.get_all_start_methods())
+def test_every_start_method_runs_a_worker_defined_in_main(method):
+    """A worker defined in a notebook cell lives in `__main__`, which a spawned or fork-server child cannot import:
+    it reaches the child by value. Run after a backward in this process, as in a chapter."""
+    namespace = {"__name__": "__main__"}
+    exec(compile(_NOTEBOOK_WORKER, "<notebook cell>", "exec"), namespace)
+    torch.nn.Linear(2, 1)(torch.ones(1, 2)).sum().backward()
+    model = torch.nn.Linear(3, 1, bias=False)
+    with torch.no_grad():
+        model.weight.copy_(torch.tensor([[1.0, 2.0, 3.0]]))
+    x = torch.ones(2, 3)
+    results = ddp.launch(namespace["notebook_worker"], model, x, world_size=2, method=method, echo=False)
+    assert [loss for loss, _ in results] == [112.0, 124.0]
+    assert results[0][1] == results[1][1] == [[6.0, 6.0, 6.0]]
     assert _children() == []
 
 
