@@ -181,3 +181,15 @@ def test_expect_close_copies_values_out_of_graphs():
     w = torch.ones(3, requires_grad=True)
     testing.expect_close("w*2", w * 2, [2.0, 2.0, 2.0], rtol=0.0, atol=0.0)
     assert math.isclose(w.sum().item(), 3.0)
+
+
+def test_float32_matmul_precision_is_restored_after_the_block():
+    from course.precision import float32_matmul
+
+    before = torch.get_float32_matmul_precision()
+    with float32_matmul("high"):
+        assert torch.get_float32_matmul_precision() == "high"
+    assert torch.get_float32_matmul_precision() == before
+    with pytest.raises(ValueError, match="expected one of"):
+        with float32_matmul("tf32"):
+            pass
