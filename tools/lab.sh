@@ -8,6 +8,9 @@ set -euo pipefail
 port="${1:-8888}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 serve="${2:-}"
+# Folders that get the course's Execute settings (timeout, grade profile) for Validate, rewritten on every start
+# so they follow the course's nbgrader_config.py.
+configured=()
 if [ -z "$serve" ]; then
   serve="$root/notebooks"
   mkdir -p "$serve"
@@ -15,16 +18,17 @@ if [ -z "$serve" ]; then
     name="$(basename "$chapter")"
     [ -e "$serve/$name" ] || cp -r "$chapter" "$serve/$name"
   done
-  # The Validate button runs `nbgrader validate` with the served folder's config: the course's Execute settings
-  # (timeout, grade profile), rewritten on every start so they follow the course's nbgrader_config.py.
-  "$root/.venv/bin/python" -m autograder.lab_config "$root" "$serve"
+  configured=("$serve")
 fi
-# No news or update checks: the course works offline.
-settings="$root/.venv/share/jupyter/lab/settings"
-mkdir -p "$settings"
-cat > "$settings/overrides.json" <<'JSON'
-{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}
-JSON
+# A port already taken fails the server only after the URL is printed: check first.
+if ! "$root/.venv/bin/python" -c 'import socket, sys; socket.create_server(("127.0.0.1", int(sys.argv[1]))).close()' \
+    "$port" 2>/dev/null; then
+  echo "make lab: port $port is already in use (another Jupyter?); pick another: make lab LAB_PORT=$((port + 1))" >&2
+  exit 1
+fi
+# The student's Lab (autograder/lab_config.py): of nbgrader's tools only Validate; no news or update checks.
+settings="$root/build/student-lab"
+"$root/.venv/bin/python" -m autograder.lab_config "$root" "$settings" "${configured[@]}"
 export JUPYTER_TOKEN="${JUPYTER_TOKEN:-$(python3 -c 'import secrets; print(secrets.token_hex(16))')}"
 echo "Frame by Frame: open http://127.0.0.1:${port}/lab?token=${JUPYTER_TOKEN}"
 echo "(serving $serve; stop with Ctrl-C)"
@@ -34,4 +38,5 @@ cd "$serve"
 allow_root=()
 [ "$(id -u)" -eq 0 ] && allow_root=(--allow-root)
 exec "$root/.venv/bin/jupyter" lab --no-browser --ip=127.0.0.1 --port="$port" --port-retries=0 "${allow_root[@]}" \
+  --config="$settings/server.json" --LabApp.app_settings_dir="$settings/lab" \
   --ServerApp.root_dir="$serve" --ServerApp.log_level=WARN
