@@ -2,9 +2,10 @@
 
 Runs every chapter notebook in the student's folder (`notebooks/` by default, as `make lab` serves it) the way
 the Validate button does — the grade profile, the course's cell timeout — and prints one row per exercise:
-`visible tests pass`, `failed` (with the first line of what went wrong), `not attempted` (the solution cell
-is still the stub it was released with) or `no notebook`. Hidden tests exist only at grading, so a row never says
-more than that the visible tests pass.
+`visible tests pass`, `failed` (with the first line of what went wrong, expected and actual values included),
+`not attempted` (the solution cell is still the stub it was released with) or `no notebook`. Each chapter's rows
+are printed as soon as it has run; a chapter with every exercise still a stub is not run at all. Hidden tests
+exist only at grading, so a row never says more than that the visible tests pass.
 
 Usage: python -m tools.progress [FOLDER] [--course-dir DIR]
 """
@@ -67,29 +68,54 @@ def chapter_rows(chapter: str, release_nb, executed_nb) -> list[Row]:
     return rows
 
 
-def progress(folder: Path, course_dir: Path) -> list[Row]:
+DETAIL_CHARACTERS = 400  # a course.testing message names the value, expected, actual and tolerance: keep it all
+
+
+def _untouched(release_nb, mine_nb) -> bool:
+    """Every solution cell is still the stub it was released with."""
+    stubs, cells = _by_grade_id(release_nb), _by_grade_id(mine_nb)
+    return all(exercise not in cells or cells[exercise].source.strip() == stubs[exercise].source.strip()
+               for exercise in solution_cells(release_nb))
+
+
+def chapter_progress(chapter: str, folder: Path, course_dir: Path, timeout: float) -> list[Row]:
+    """The rows of one chapter; its notebook runs only if at least one exercise was attempted."""
+    release_nb = nbformat.read(course_dir / "release" / chapter / f"{chapter}.ipynb", as_version=4)
+    mine = folder / chapter / f"{chapter}.ipynb"
+    if not mine.is_file():
+        return [Row(chapter, exercise, MISSING) for exercise in solution_cells(release_nb)]
+    if _untouched(release_nb, nbformat.read(mine, as_version=4)):
+        return [Row(chapter, exercise, NOT_ATTEMPTED) for exercise in solution_cells(release_nb)]
+    executed, _ = notebook_run.execute(mine, "grade", timeout=timeout)
+    return chapter_rows(chapter, release_nb, executed)
+
+
+def progress(folder: Path, course_dir: Path):
+    """(chapter, its rows) for every chapter of the course, one at a time, as each is judged."""
     timeout = load_config(course_dir).Execute.get("timeout", 60)
-    rows = []
     for chapter in assignments_in(course_dir):
-        release_nb = nbformat.read(course_dir / "release" / chapter / f"{chapter}.ipynb", as_version=4)
-        mine = folder / chapter / f"{chapter}.ipynb"
-        if not mine.is_file():
-            rows += [Row(chapter, exercise, MISSING) for exercise in solution_cells(release_nb)]
-            continue
-        executed, _ = notebook_run.execute(mine, "grade", timeout=timeout)
-        rows += chapter_rows(chapter, release_nb, executed)
-    return rows
+        yield chapter, chapter_progress(chapter, folder, course_dir, timeout)
 
 
-def table(rows: list[Row]) -> str:
-    header = ("chapter", "exercise", "status", "detail")
-    lines = [header] + [(r.chapter, r.exercise, r.status, r.detail[:90]) for r in rows]
-    widths = [max(len(line[i]) for line in lines) for i in range(3)]
-    text = ["  ".join(cell.ljust(w) for cell, w in zip(line[:3], widths)) + "  " + line[3] for line in lines]
+def _detail(text: str) -> str:
+    if len(text) <= DETAIL_CHARACTERS:
+        return text
+    half = DETAIL_CHARACTERS // 2
+    return f"{text[:half]} … {text[-half:]}"
+
+
+def chapter_table(rows: list[Row], width: int) -> str:
+    """A chapter's rows: exercise, status and detail, the exercise column `width` wide."""
+    status_width = max(len(s) for s in (PASSED, FAILED, NOT_ATTEMPTED, MISSING))
+    return "\n".join(f"  {r.exercise.ljust(width)}  {r.status.ljust(status_width)}  {_detail(r.detail)}".rstrip()
+                     for r in rows)
+
+
+def summary(rows: list[Row]) -> str:
     counts = {s: sum(r.status == s for r in rows) for s in (PASSED, FAILED, NOT_ATTEMPTED, MISSING)}
-    summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
-    return "\n".join([*(t.rstrip() for t in text), "", f"{len(rows)} exercises: {summary}.",
-                      "Hidden tests run only at grading: passing the visible ones is a good sign, not a grade."])
+    done = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
+    return (f"{len(rows)} exercises: {done}.\n"
+            "Hidden tests run only at grading: passing the visible ones is a good sign, not a grade.")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,7 +127,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.folder.is_dir():
         print(f"progress: no folder {args.folder}; `make lab` creates notebooks/ with your copies", file=sys.stderr)
         return 1
-    print(table(progress(args.folder, args.course_dir)))
+    width = max(len(exercise) for chapter in assignments_in(args.course_dir) for exercise in solution_cells(
+        nbformat.read(args.course_dir / "release" / chapter / f"{chapter}.ipynb", as_version=4)))
+    rows = []
+    for chapter, found in progress(args.folder, args.course_dir):
+        print(f"{chapter}\n{chapter_table(found, width)}", flush=True)
+        rows += found
+    print(f"\n{summary(rows)}")
     return 0
 
 
