@@ -48,10 +48,16 @@ autograde: setup
 bench: setup
 	$(PY) -m tools.bench $(BENCH_ARGS)
 
+# On a machine with a CUDA GPU: every chapter in the gpu profile, ch05 and ch06 in the grade profile, the CUDA
+# checks; report in bench-results/gpu-check.json. Without CUDA it runs the CPU checks and exits 2.
+gpu-check: setup
+	$(PY) -m tools.gpu_check
+
 # Runs the chapters in the cpu profile and checks every claim their prose makes (CHAPTERS="ch03_minibatches ..."
 # for some of them).
+CLAIMS_PROFILE ?= cpu
 claims: setup
-	$(PY) -m tools.claims $(CHAPTERS)
+	$(PY) -m tools.claims --profile $(CLAIMS_PROFILE) $(CHAPTERS)
 
 # Pins what `make setup` installed into constraints.txt (run after changing requirements.txt).
 constraints: setup

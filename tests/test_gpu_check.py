@@ -19,7 +19,7 @@ def test_without_cuda_it_checks_the_cpu_paths_then_exits_non_zero(tmp_path):
     written = json.loads(report.read_text())
     assert written["cuda"] is False
     assert [c["name"] for c in written["checks"]] == ["bf16 autocast on CPU", "fp16 autocast + GradScaler on CPU",
-                                                      "step memory counted on CPU"]
+                                                      "step memory counted on CPU", "DDP workers after a backward"]
     assert all(c["passed"] for c in written["checks"]), written["checks"]
 
 

@@ -1,10 +1,13 @@
 """`make gpu-check`: one prepared script for a machine with one CUDA GPU, done in under 10 minutes.
 
 On the CPU first (everywhere), the paths the GPU checks take: bf16 autocast agrees with fp32 on the tiny decoder,
-fp16 autocast with GradScaler trains, and the step-memory count is positive and linear in the batch. Then, with CUDA: every chapter's source notebook in the `gpu` profile (time, no error,
-nothing on stderr); bf16 autocast and fp16 autocast with `torch.amp.GradScaler` on the GPU; and one decoder
-training step's memory, counted (parameters' gradients + AdamW's two fp32 states + the activations autograd
-saves, de-duplicated by storage) against `torch.cuda.max_memory_allocated`, as a ratio.
+fp16 autocast with GradScaler trains, the step-memory count is positive and linear in the batch, and two DDP workers
+started after a backward run their own (`course.ddp` forks only without CUDA). Then, with CUDA: every chapter's
+source notebook in the `gpu` profile (time, no error, nothing on stderr), and ch05's and ch06's in the `grade`
+profile too (their graded DDP cells, as Validate or plain nbgrader runs them on a GPU machine); bf16 autocast and
+fp16 autocast with `torch.amp.GradScaler` on the GPU; and one decoder training step's memory, counted (parameters'
+gradients + AdamW's two fp32 states + the activations autograd saves, de-duplicated by storage) against
+`torch.cuda.max_memory_allocated`, as a ratio.
 
 Writes the report as text (stdout) and JSON (bench-results/gpu-check.json). Exit status: 0 when every check
 passed, 1 when one failed, 2 when there is no CUDA device (after the CPU checks).
@@ -19,7 +22,7 @@ from pathlib import Path
 
 import torch
 
-from course import decoder, memory
+from course import ddp, decoder, memory
 from tools import notebook_run
 
 RESULTS = notebook_run.ROOT / "bench-results" / "gpu-check.json"
@@ -148,24 +151,56 @@ def counted_on_cpu():
         f"batch {len(tokens)}; gradients {one['gradients'] / 2**10:.0f} KiB", {**one, "batch_ratio": ratio}
 
 
-def chapter_in_gpu_profile(chapter):
+def chapter_in_profile(chapter, profile):
+    """The chapter's source notebook (the reference solutions) in `profile`: no error, nothing on stderr, and in the
+    gpu profile within the budget."""
     def run():
-        nb, seconds = notebook_run.execute(notebook_run.source_notebook(chapter), "gpu", timeout=600)
+        nb, seconds = notebook_run.execute(notebook_run.source_notebook(chapter), profile, timeout=600)
         trouble = notebook_run.problems(nb)
-        passed = not trouble and seconds <= CHAPTER_BUDGET_S
-        detail = f"{seconds:.1f} s (budget {CHAPTER_BUDGET_S} s)" + (f"; {trouble[0]}"[:300] if trouble else "")
+        budget = CHAPTER_BUDGET_S if profile == "gpu" else math.inf
+        passed = not trouble and seconds <= budget
+        detail = f"{seconds:.1f} s" + (f" (budget {budget} s)" if profile == "gpu" else "") + \
+            (f"; {len(trouble)} problem(s), first: {trouble[0]}"[:300] if trouble else "")
         return passed, detail, {"seconds": seconds, "problems": len(trouble)}
     return run
+
+
+def _sum_of_grads(rank, world_size, x):
+    model = torch.nn.Linear(x.shape[1], 1)
+    with torch.no_grad():
+        model.weight.fill_(1.0)
+    (model(x).sum() * (rank + 1)).backward()
+    grad = model.weight.grad.clone()
+    torch.distributed.all_reduce(grad)
+    return grad.tolist()
+
+
+def ddp_after_backward():
+    """Two DDP workers started after a backward in this process, as a chapter's cells do: with CUDA visible, a
+    forked child could not run its own backward (autograd's device threads), so `course.ddp` must not fork here."""
+    torch.nn.Linear(2, 1)(torch.ones(1, 2)).sum().backward()
+    x = torch.ones(2, 3)
+    results = ddp.launch(_sum_of_grads, x, world_size=2, echo=False)
+    passed = results[0] == results[1] == [[6.0, 6.0, 6.0]]
+    method = ddp.start_method()
+    return passed, f"start method {method}; all-reduced gradient {results[0]}", {"start_method": method}
+
+
+# Chapters whose graded cells start DDP workers: their reference solutions must earn full marks on a GPU machine too.
+GRADE_PROFILE_CHAPTERS = ("ch05_training_step", "ch06_preflight")
 
 
 def run_checks() -> tuple[list[Check], bool]:
     checks = [timed("bf16 autocast on CPU", lambda: autocast_agreement("cpu")),
               timed("fp16 autocast + GradScaler on CPU", lambda: scaled_fp16_steps("cpu")),
-              timed("step memory counted on CPU", counted_on_cpu)]
+              timed("step memory counted on CPU", counted_on_cpu),
+              timed("DDP workers after a backward", ddp_after_backward)]
     has_cuda = torch.cuda.is_available()
     if has_cuda:
-        checks += [timed(f"{chapter} (gpu profile)", chapter_in_gpu_profile(chapter))
+        checks += [timed(f"{chapter} (gpu profile)", chapter_in_profile(chapter, "gpu"))
                    for chapter in notebook_run.chapters()]
+        checks += [timed(f"{chapter} (grade profile)", chapter_in_profile(chapter, "grade"))
+                   for chapter in GRADE_PROFILE_CHAPTERS]
         checks += [timed("bf16 autocast on CUDA", lambda: autocast_agreement("cuda")),
                    timed("fp16 autocast + GradScaler on CUDA", lambda: scaled_fp16_steps("cuda")),
                    timed("one step's memory vs max_memory_allocated", lambda: step_memory_ratio("cuda"))]
