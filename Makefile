@@ -42,6 +42,8 @@ progress: setup
 release: setup
 	$(PY) -m tools.release $(CHAPTERS)
 
+# The grader's messages then spell an option as its user adds it here: ARGS=--force.
+autograde: export AUTOGRADER_MAKE_TARGET := autograde
 autograde: setup
 	$(PY) -m autograder grade $(SUBMITTED) --out $(OUT) $(ARGS)
 

@@ -3,8 +3,9 @@
 Modules, by concept:
   course_root  a temporary nbgrader course root: the assignment generated, and each notebook's blueprint
                (course cells, hidden tests and points, from the gradebook)
-  roster       the students of a submitted folder, and warnings about its layout
+  roster       the students of a submitted folder, the assignments expected of them, warnings about its layout
   outdir       an output folder belongs to one run: an earlier run's results are refused or, with --force, replaced
+  invocation   options named as the user adds them (ARGS=--force under `make autograde`)
   precheck     find a student's notebook (a renamed one by its grade_ids) and read it without trusting the file
   repair       restore course cells against the blueprint; every repair becomes a flag
   scan         a static scan of the student's code, for an instructor to review

@@ -4,7 +4,8 @@
 Exit status: 0 when every student × notebook got its row (whatever the notebooks did); 1 when grading itself
 could not run (no sandbox, a course that cannot be generated), when shards do not make one whole grading, or when
 the gradebook disagrees with the run; 2 for a usage error (an OUT_DIR holding an earlier run's results without
---force included); 130 when interrupted.
+--force, and a SUBMITTED_DIR none of whose student folders holds an assignment, included: nothing is written);
+130 when interrupted.
 """
 import argparse
 import sys
@@ -17,8 +18,9 @@ from .course_root import CourseRootError, assignments_in
 from .gradebook import GradebookError, write_gradebook
 from .grading import DEFAULT_NOTEBOOK_TIMEOUT, Options, grade_batch
 from .merge import merge
-from .outdir import OutDirError, claim
+from .outdir import OutDirError, check, claim
 from .report import write_reports
+from .roster import LayoutError
 from .sandbox import SandboxError
 from .shard import MARKER, ShardError, parse, write_marker
 
@@ -37,7 +39,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="delete the results of an earlier run in OUT_DIR (grades, cells, feedback) first; "
                             "without it such an OUT_DIR is refused")
     grade.add_argument("--assignment", action="append", dest="assignments", metavar="A",
-                       help="grade only this assignment (repeatable; default: every folder under source/)")
+                       help="grade this assignment (repeatable; default: every assignment of the course that at "
+                            "least one student folder holds)")
     grade.add_argument("--cell-timeout", type=float, metavar="SECONDS",
                        help="stop a cell after this long (default: Execute.timeout in nbgrader_config.py)")
     grade.add_argument("--notebook-timeout", type=float, default=DEFAULT_NOTEBOOK_TIMEOUT, metavar="SECONDS",
@@ -84,7 +87,7 @@ def _to_gradebook(out: Path, course_dir: Path) -> int:
     except (GradebookError, CourseRootError) as error:
         print(f"autograder: {error}", file=sys.stderr)
         return 1
-    print(f"wrote {count} submission{'' if count == 1 else 's'} into the gradebook of {course_dir}")
+    print(f"wrote {count} submission{'' if count == 1 else 's'} into the gradebook of {course_dir.resolve()}")
     return 0
 
 
@@ -141,8 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.out.resolve().is_relative_to(args.submitted.resolve()):
         parser.error(f"{args.out} is inside SUBMITTED_DIR {args.submitted}: its folder would be graded as a student")
     try:
+        check(args.out, args.force)
+        expected = roster.expected_assignments(args.submitted, known, args.assignments)
         claim(args.out, args.force)
-    except OutDirError as error:
+    except (OutDirError, LayoutError) as error:
         parser.error(str(error))
     sys.stdout.reconfigure(errors="backslashreplace")  # a student folder's name may not be valid UTF-8
     options = Options(args.cell_timeout, args.notebook_timeout, args.jobs, not args.no_sandbox, shard)
@@ -158,8 +163,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         with open(args.out / "grading.log", "w", buffering=1, encoding="utf-8", errors="backslashreplace") as log:
-            results = grade_batch(args.course_dir, args.submitted, args.out, log, args.assignments, options, progress,
-                                  warn)
+            results = grade_batch(args.course_dir, args.submitted, args.out, log, expected, options, progress, warn)
     except (CourseRootError, SandboxError) as error:
         print(f"autograder: {error}", file=sys.stderr)
         return 1
@@ -171,10 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     if shard:
         # Every student of the folder, as this machine sees it: merge checks that all shards saw the same class.
         everyone = roster.students(args.submitted)
-        write_marker(args.out, shard, args.assignments or known, everyone, [s for s in everyone if shard.owns(s)])
+        write_marker(args.out, shard, expected, everyone, [s for s in everyone if shard.owns(s)])
     _class_report(results, args.out)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(Counter(r.status for r in results).items()))
-    print(f"{len(results)} notebook{'' if len(results) == 1 else 's'} ({counts or 'no student folders'}) in "
+    print(f"{len(results)} notebook{'' if len(results) == 1 else 's'} ({counts or 'no student in this shard'}) in "
           f"{time.monotonic() - started:.1f} s"
           f"{'' if options.isolate else ' WITHOUT a sandbox'}{f' (shard {shard})' if shard else ''}; wrote "
           f"{args.out / 'grades.csv'}, {args.out / 'cells.csv'}, {args.out / 'feedback'} and "

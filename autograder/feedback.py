@@ -1,6 +1,7 @@
-"""Feedback for the student: OUT_DIR/feedback/<student>/<assignment>/<notebook>.html.
+"""Feedback for the student: OUT_DIR/feedback/<student>/<assignment>/<notebook>.html, for a notebook handed in.
 
-The repaired notebook with what each cell printed, its errors, and a line per test cell saying whether it passed.
+A heading with the score, the detail sentence and a link to each failed test cell; then the repaired notebook
+with what each cell printed, its errors, and a verdict per test cell saying whether it passed (green or red).
 A hidden test cell shows the text students were given (its release source), and only "hidden tests passed" or
 "failed": never its source, output or traceback. Any line of any output that repeats a line of hidden test code
 (a notebook could print it) is removed, and the repository's absolute path (in tracebacks through the `course`
@@ -69,13 +70,30 @@ def _note(passed: bool, why: str, points: float, hidden: bool) -> str:
     earned = f"{points:g} of {points:g}" if passed else f"0 of {points:g}"
     noun = "point" if points == 1 else "points"
     return f"{what} {'passed' if passed else 'failed'} ({earned} {noun})" + (f": {why}" if why and not passed
-                                                                             else "") + ".\n"
+                                                                             else "") + "."
+
+
+def _verdict(passed: bool, text: str):
+    """A test cell's verdict as an output the page colours (green passed, red failed); plain text beside it."""
+    kind = "passed" if passed else "failed"
+    return nbformat.v4.new_output("display_data", data={
+        "text/html": f'<pre class="verdict verdict-{kind}">{html.escape(text)}</pre>', "text/plain": text})
+
+
+def _failures_summary(failed: list[tuple[str, str]]) -> str:
+    """Markdown for the heading: a link to each failed test cell (its anchor on the page), in page order."""
+    if not failed:
+        return ""
+    links = "\n".join(f"- [{html.escape(name)}](#cell-id={anchor})" for name, anchor in failed)
+    return f"\n\n**Failed test cells** (each link jumps to the cell):\n\n{links}"
 
 
 def notebook(blueprint: Blueprint, repaired, results: dict, notes: dict, heading: str):
-    """The feedback notebook: a heading cell, then the repaired notebook's cells with outputs."""
+    """The feedback notebook: a heading cell (the score, the detail and a link to every failed test cell), then
+    the repaired notebook's cells with outputs and a coloured verdict under each test cell."""
     secrets = _secret_lines(blueprint)
     cells = [nbformat.v4.new_markdown_cell(heading)]
+    failed = []  # (what the link says, anchor) of each failed test cell
     for index, cell in enumerate(repaired.cells if repaired is not None else []):
         meta = cell.metadata.get("nbgrader", {})
         known = blueprint.cell(meta.get("grade_id")) if meta else None
@@ -91,9 +109,12 @@ def notebook(blueprint: Blueprint, repaired, results: dict, notes: dict, heading
             shown.outputs = _outputs(result, secrets)
         if index in notes:
             passed, why = notes[index]
-            shown.outputs.append(nbformat.v4.new_output("stream", name="stdout",
-                                                        text=_note(passed, why, known.points, hidden)))
+            shown.outputs.append(_verdict(passed, _note(passed, why, known.points, hidden)))
+            if not passed:
+                shown.metadata["tags"] = ["failed-test"]
+                failed.append((f"{known.grade_id}{' (hidden tests)' if hidden else ''}", f"cell-{len(cells)}"))
         cells.append(shown)
+    cells[0].source += _failures_summary(failed)
     nb = nbformat.v4.new_notebook(cells=cells, metadata={"language_info": {"name": "python"}})
     for index, cell in enumerate(nb.cells):
         cell.id = f"cell-{index}"

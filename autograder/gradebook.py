@@ -96,7 +96,10 @@ def write_gradebook(out_dir: Path, course_dir: Path, warn=print) -> int:
             try:
                 gb.find_submission(assignment, student)
             except MissingEntry:
-                gb.add_submission(assignment, student)
+                # nbgrader builds the submission's notebooks and grades before adding it to the session; an
+                # autoflush half-way warns (SAWarning) about objects not in the session yet.
+                with gb.db.no_autoflush:
+                    gb.add_submission(assignment, student)
         for row in cells:
             if (row["student"], row["assignment"]) in submitted:
                 grade = gb.find_grade(row["grade_id"], row["notebook"], row["assignment"], row["student"])

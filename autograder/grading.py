@@ -127,12 +127,13 @@ class Grader:
                                     "instructor will look at the grading log.", scoring.unscored(blueprint))
             nb = feedback.notebook(blueprint, None, {}, {}, self._heading(result))
         result = replace(result, flags=self.student_flags.get(student, ()) + result.flags)
-        page = self.out / "feedback" / student / assignment / f"{notebook}.html"
-        try:
-            feedback.write_html(nb, page)
-        except Exception:  # the row counts more than its page
-            log.append(f"feedback failure:\n{traceback.format_exc()}")
-            feedback.write_html(feedback.notebook(blueprint, None, {}, {}, self._heading(result)), page)
+        if result.status != "missing":  # nothing handed in, nothing to give back: grades.csv says it
+            page = self.out / "feedback" / student / assignment / f"{notebook}.html"
+            try:
+                feedback.write_html(nb, page)
+            except Exception:  # the row counts more than its page
+                log.append(f"feedback failure:\n{traceback.format_exc()}")
+                feedback.write_html(feedback.notebook(blueprint, None, {}, {}, self._heading(result)), page)
         head = (f"==== {student} / {assignment} / {notebook}.ipynb: {result.status} {result.score:g}/"
                 f"{result.max_score:g} ({time.monotonic() - started:.1f} s)\n")
         flags = "".join(f"flag: {flag}\n" for flag in result.flags)
@@ -190,16 +191,16 @@ def _build_home_seed(home: Path, preload: set[str]) -> None:
                    timeout=300, check=False)
 
 
-def grade_batch(course_dir: Path, submitted_dir: Path, out_dir: Path, log, assignments: list[str] | None = None,
+def grade_batch(course_dir: Path, submitted_dir: Path, out_dir: Path, log, assignments: list[str],
                 options: Options = Options(), progress=None, warn=None) -> list[NotebookResult]:
-    """One NotebookResult per student (folder of `submitted_dir`) × assignment × expected notebook, sorted.
-    `log` receives each notebook's grading log; `progress(result)` is called as each one finishes, `warn(text)`
-    for each problem with the folder's layout (also written to the log and flagged on the student's rows).
-    Raises SandboxError before grading anything when the sandbox cannot start, CourseRootError when the course
-    cannot be generated."""
+    """One NotebookResult per student (folder of `submitted_dir`) × expected assignment (`assignments`, see
+    roster.expected_assignments) × notebook, sorted. `log` receives each notebook's grading log;
+    `progress(result)` is called as each one finishes, `warn(text)` for each problem with the folder's layout
+    (also written to the log and flagged on the student's rows). Raises SandboxError before grading anything
+    when the sandbox cannot start, CourseRootError when the course cannot be generated."""
     course_dir, submitted_dir = course_dir.resolve(), submitted_dir.resolve()
     known = assignments_in(course_dir)
-    assignments = sorted(assignments or known)
+    assignments = sorted(assignments)
     students = [s for s in roster.students(submitted_dir) if options.shard is None or options.shard.owns(s)]
     student_flags = {student: tuple(roster.warnings(submitted_dir, student, known)) for student in students}
     for text in itertools.chain.from_iterable(student_flags.values()):

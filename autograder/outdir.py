@@ -4,6 +4,8 @@ them to be replaced. Nothing else in the folder is touched."""
 import shutil
 from pathlib import Path
 
+from .invocation import option
+
 # What a run writes, but for grading.log: a lone log (a run that stopped before grading anything) is overwritten.
 RESULTS = ("grades.csv", "cells.csv", "feedback", "messages.csv", "report.html", "shard.json")
 
@@ -12,16 +14,26 @@ class OutDirError(RuntimeError):
     """OUT_DIR cannot be used as asked."""
 
 
-def claim(out: Path, replace: bool) -> None:
-    """Makes `out` ready for a run: created if needed; an earlier run's results removed when `replace`, else
-    refused with a sentence saying what to do."""
+def check(out: Path, replace: bool) -> None:
+    """Raises OutDirError, with a sentence saying what to do, when `out` cannot take a run's results: not a
+    folder, or holding an earlier run's results and `replace` not asked for. Changes nothing."""
     if out.exists() and not out.is_dir():
         raise OutDirError(f"{out} is not a folder")
-    found = [name for name in RESULTS if (out / name).exists() or (out / name).is_symlink()]
+    found = _earlier_results(out)
     if found and not replace:
         raise OutDirError(f"{out} already holds an earlier run's results ({', '.join(found)}); grade into a new "
-                          "folder, or pass --force to delete and replace them")
-    for name in found:
+                          f"folder, or add {option('--force')} to delete and replace them")
+
+
+def _earlier_results(out: Path) -> list[str]:
+    return [name for name in RESULTS if (out / name).exists() or (out / name).is_symlink()]
+
+
+def claim(out: Path, replace: bool) -> None:
+    """Makes `out` ready for a run: created if needed; an earlier run's results removed when `replace`, else
+    refused (see check)."""
+    check(out, replace)
+    for name in _earlier_results(out):
         path = out / name
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)

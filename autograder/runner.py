@@ -444,7 +444,7 @@ def make_cell_runner(job: dict, ns: dict, restore, call, current: list):
         evalue, problem = call(lambda: str(error), 2.0)
         trace, problem2 = call(formatted, 5.0)
         return {"ename": type(error).__name__,
-                "evalue": _cap(evalue if problem is None else "<str() failed>", 2000),
+                "evalue": _cap_middle(evalue if problem is None else "<str() failed>", 8000),
                 "traceback": _cap(trace if problem2 is None else "<traceback unavailable>", 16000)}
 
     return run
@@ -485,6 +485,14 @@ def _joined(parts: list, dropped: int) -> str:
 
 def _cap(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + f"\n[... {len(text) - limit} more characters]"
+
+
+def _cap_middle(text: str, limit: int) -> str:
+    """`text` cut in the middle: an error message that quotes a traceback (a DDP worker's) ends with its cause."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n[... {len(text) - 2 * half} characters ...]\n{text[-half:]}"
 
 
 def _read_job(fd: int) -> dict:

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
 
+from .invocation import option
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 CONTROLLERS = ("memory", "pids")
 NOBODY = "65534"
@@ -236,12 +238,12 @@ class Sandbox:
         graders left behind."""
         if self.isolate:
             if self.bwrap is None:
-                raise SandboxError("bubblewrap (bwrap) is not installed: run `make setup` as root, or "
-                                   "`apt-get install bubblewrap`; or pass --no-sandbox to grade without isolation")
+                raise SandboxError("bubblewrap (bwrap) is not installed: run `make setup` as root, or `apt-get "
+                                   f"install bubblewrap`; or add {option('--no-sandbox')} to grade without isolation")
             problem = _cgroups_problem()
             if problem:
                 raise SandboxError(f"{problem}: the sandbox needs cgroup v1 memory and pids controllers; "
-                                   "or pass --no-sandbox to grade without isolation")
+                                   f"or add {option('--no-sandbox')} to grade without isolation")
         if not self.cgroups:
             return
         for controller in CONTROLLERS:
@@ -260,7 +262,7 @@ class Sandbox:
                 os.close(read)
                 if process.wait() != 0:
                     raise SandboxError(f"bubblewrap cannot start a sandbox here ({said or 'no message'}); "
-                                       "or pass --no-sandbox to grade without isolation")
+                                       f"or add {option('--no-sandbox')} to grade without isolation")
 
     @contextmanager
     def jail(self, scratch: Path):

@@ -12,10 +12,10 @@ from .course_root import Blueprint
 from .session import Outcome
 
 TIMEOUT_ENAME = "CellTimeout"
+# The error a stub raises: an exercise left blank, reached from a test or course cell, is no cause to point out.
+STUB_ENAME = "NotImplementedError"
 MAX_NAMES = 3
-
-
-MESSAGE_LIMIT = 300  # characters of a failure message kept for the instructor
+NOTE_LIMIT = 300  # characters of a visible test's failure message in the student's note (the output shows it all)
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,8 @@ class CellScore:
     max_score: float
     hidden: bool = False
     # Why the cell failed, for the instructor only (OUT/messages.csv, the class report): unlike the student's
-    # feedback it keeps a hidden test's error message, as the instructor wrote the test. Empty when it passed.
+    # feedback it keeps a hidden test's error message, as the instructor wrote the test, and all of it (a DDP
+    # worker's traceback ends with its cause). Empty when it passed.
     message: str = ""
 
 
@@ -50,6 +51,23 @@ def summary(cells: tuple[CellScore, ...]) -> str:
         return f"{score}; every test cell passed."
     noun = "test cell" if len(failed) == 1 else "test cells"
     return f"{score}; {len(failed)} {noun} failed: {', '.join(failed)}."
+
+
+def _first_line(text: str, limit: int) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
+
+def first_error(planned: list[dict], outcome: Outcome, label) -> str | None:
+    """'<cell>: <error>' of the first cell outside the test cells that raised, in run order: the cause of
+    failures further down (a solution cell's ModuleNotFoundError leaves its function undefined, and its tests
+    fail with a NameError). None when there is none; a stub's NotImplementedError does not count."""
+    for cell in planned:
+        error = outcome.results.get(cell["index"], {}).get("error")
+        if cell["kind"] != "test" and error and error.get("ename") not in (STUB_ENAME, TIMEOUT_ENAME):
+            message = f"{error['ename']}: {error.get('evalue', '')}".rstrip(": ")
+            return f"{label(cell['index'])}: {_first_line(message, NOTE_LIMIT)}"
+    return None
 
 
 def unscored(blueprint: Blueprint) -> tuple[CellScore, ...]:
@@ -108,13 +126,13 @@ def decide(blueprint: Blueprint, nb, planned: list[dict], outcome: Outcome, igno
             flags.append(f"{label(index)} failed: {why}")
         elif not result.get("ok"):
             error = result.get("error", {})
+            message = f"{error.get('ename', 'Error')}: {error.get('evalue', '')}".rstrip(": ")
             # A hidden test's error would show its code: the student only learns that it failed.
-            message = f"{error.get('ename', 'Error')}: {str(error.get('evalue', ''))[:MESSAGE_LIMIT]}".rstrip(": ")
-            why = "" if course_cell.hidden else message
+            why = "" if course_cell.hidden else _first_line(message, NOTE_LIMIT)
         elif result.get("stderr") and not (ignore and re.search(ignore, result["stderr"])):
             why = "it wrote to stderr (a warning or an error message counts)"
             first = next((line.strip() for line in result["stderr"].splitlines() if line.strip()), "")
-            message = f"wrote to stderr: {first[:MESSAGE_LIMIT]}"
+            message = f"wrote to stderr: {first}"
         passed = why is None
         scores.append(CellScore(course_cell.grade_id, course_cell.points if passed else 0.0, course_cell.points,
                                 course_cell.hidden, "" if passed else message or why))
@@ -124,6 +142,10 @@ def decide(blueprint: Blueprint, nb, planned: list[dict], outcome: Outcome, igno
     text = summary(cells)
     if integrity:
         text += f" {integrity}"
+    cause = first_error(planned, outcome, label) if any(c.score < c.max_score for c in cells) else None
+    if cause:
+        text += f" The first error was in {cause.rstrip('.')}."
+        flags.append(f"first error in {cause}")
 
     running = label(outcome.running) if outcome.running is not None else "the last cell"
     stopped = next((index for index in position if outcome.results.get(index, {}).get("error", {}).get("ename")

@@ -60,6 +60,11 @@ EXPECTED = {
     "timeout": ("timeout", 3, f"A cell ran longer than {CELL_TIMEOUT} s and was stopped (in cell 'square'). "
                               f"Graded: 3 of 6 points; {SQUARE_FAILED}.", None),
     "wrong": ("graded", 4, "Graded: 4 of 6 points; 1 test cell failed: test_mean_of_hidden.", None),
+    # Its solution cell stops at an import the course lacks: the tests fail with a NameError, the cause is named.
+    "no_module": ("graded", 3, "Graded: 3 of 6 points; 2 test cells failed: test_mean_of, test_mean_of_hidden. The "
+                               "first error was in cell 'mean_of': ModuleNotFoundError: No module named "
+                               "'mean_helpers'.",
+                  "first error in cell 'mean_of': ModuleNotFoundError: No module named 'mean_helpers'"),
 }
 
 SQUARE = "def square(x):\n    return x * x\n"
@@ -86,6 +91,7 @@ SOLUTIONS = {  # student -> (solution cell, its new source)
                                  "    return x * x\n"),
     "timeout": ("square", "import time\ntime.sleep(30)\n" + SQUARE),
     "wrong": ("mean_of", "def mean_of(xs):\n    return sum(xs) // len(xs)\n"),
+    "no_module": ("mean_of", "from mean_helpers import fmean\n\ndef mean_of(xs):\n    return fmean(xs)\n"),
 }
 
 
@@ -203,9 +209,14 @@ def _text(path: Path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", path.read_text()))
 
 
-def test_feedback_for_every_row_without_hidden_tests_or_the_repository_path(graded):
-    pages = {student: graded["out"] / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html" for student in EXPECTED}
-    texts = {student: _text(page) for student, page in pages.items()}
+def _page(out: Path, student: str) -> Path:
+    return out / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html"
+
+
+def test_feedback_for_every_notebook_handed_in_without_hidden_tests_or_the_repository_path(graded):
+    handed_in = {student for student, expected in EXPECTED.items() if expected[0] != "missing"}
+    assert {p.parent.parent.name for p in (graded["out"] / "feedback").glob("*/*/*.html")} == handed_in
+    texts = {student: _text(_page(graded["out"], student)) for student in handed_in}
     for student, text in texts.items():
         assert EXPECTED[student][2] in text, student
         assert not [line for line in HIDDEN_LINES if line in text], student
@@ -218,16 +229,33 @@ def test_feedback_for_every_row_without_hidden_tests_or_the_repository_path(grad
     assert "Test passed (1 of 1 point)." in texts["reference"]
 
 
+def test_feedback_page_opens_with_links_to_each_failed_test_cell_and_colours_verdicts(graded):
+    page = _page(graded["out"], "blank").read_text()
+    cells = {m.group(1): m.start() for m in re.finditer(r'<div id="(cell-id=cell-\d+)"', page)}
+    heading = page[cells["cell-id=cell-0"]:cells["cell-id=cell-1"]]  # the first thing on the page
+    assert "Graded: 0 of 6 points" in heading and "Failed test cells" in heading
+    links = re.findall(r'<a href="#(cell-id=cell-\d+)">([^<]+)</a>', heading)
+    assert [name for _, name in links] == ["test_square", "test_square_hidden (hidden tests)", "test_mean_of",
+                                           "test_mean_of_hidden (hidden tests)"]
+    starts = sorted(cells.values()) + [len(page)]
+    for anchor, name in links:  # each link leads to its test cell, whose verdict is coloured as failed
+        cell = page[cells[anchor]:next(start for start in starts if start > cells[anchor])]
+        assert "celltag_failed-test" in cell[:300] and 'class="verdict verdict-failed"' in cell, name
+    reference = _page(graded["out"], "reference").read_text()
+    assert "Failed test cells" not in reference and reference.count('class="verdict verdict-passed"') == 4
+    assert ".verdict-failed {" in page  # the style is on the page itself
+
+
 def test_feedback_pages_run_no_script_and_load_nothing_from_elsewhere(graded):
-    for student in EXPECTED:
-        page = (graded["out"] / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()
+    for student in {s for s, expected in EXPECTED.items() if expected[0] != "missing"}:
+        page = _page(graded["out"], student).read_text()
         assert "<script" not in page, student
         assert not re.findall(r"""(?:src|href)=["']?(?:https?:)?//""", page), student
 
 
 def test_summary_counts_each_status_and_warnings_name_the_layout_problems(graded):
     lines = graded["stdout"].splitlines()
-    assert re.fullmatch(r"18 notebooks \(10 graded, 3 invalid, 1 kernel_died, 3 missing, 1 timeout\) in [0-9.]+ s; "
+    assert re.fullmatch(r"19 notebooks \(11 graded, 3 invalid, 1 kernel_died, 3 missing, 1 timeout\) in [0-9.]+ s; "
                         r"wrote .*", lines[-1]), lines[-1]
     assert f"warning: {TYPO_FOLDER}" in lines and any(line.startswith(f"warning: {TOO_DEEP}") for line in lines)
     log = (graded["out"] / "grading.log").read_text()
@@ -249,7 +277,36 @@ def test_an_earlier_runs_results_are_refused_without_force(tmp_path):
                                              str(FIXTURE_COURSE)), cwd=REPO_ROOT, capture_output=True, text=True)
     assert done.returncode == 2
     assert "already holds an earlier run's results (grades.csv, feedback)" in done.stderr and "--force" in done.stderr
+    assert "ARGS" not in done.stderr
     assert _snapshot(tmp_path / "out") == before
+
+
+def test_make_autograde_names_its_own_way_to_force(tmp_path):
+    """`make autograde` users add options through ARGS: the message says so (the Makefile tells the grader)."""
+    (tmp_path / "submitted" / "alice" / ASSIGNMENT).mkdir(parents=True)
+    _earlier_results(tmp_path / "out")
+    done = subprocess.run(["make", "--no-print-directory", "autograde", f"SUBMITTED={tmp_path / 'submitted'}",
+                           f"OUT={tmp_path / 'out'}"], cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.returncode != 0 and "add ARGS=--force" in done.stderr, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("layout", ["one level too deep", "no student folders", "no assignment folders"])
+def test_a_submitted_folder_holding_no_assignment_stops_and_writes_nothing(tmp_path, layout):
+    submitted = tmp_path / "submitted"
+    if layout == "one level too deep":  # SUBMITTED_DIR/<assignment>/<notebook>.ipynb: one student's folder
+        _write(submitted / ASSIGNMENT, f"{ASSIGNMENT}.ipynb", nbformat.read(SOURCE, as_version=4))
+        said = f"{submitted} is one level too deep: its folders {ASSIGNMENT} are named like assignments"
+    elif layout == "no student folders":
+        submitted.mkdir()
+        said = f"{submitted} holds no student folders"
+    else:
+        _write(submitted / "alice" / "homework", "notes.txt", "hello\n")
+        said = f"no student folder of {submitted} holds an assignment of the course (fx01_basics)"
+    done = subprocess.run(autograder_command(submitted, tmp_path / "out", "--course-dir", str(FIXTURE_COURSE)),
+                          cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.returncode == 2 and said in done.stderr, done.stderr
+    assert f"expected {submitted}/<student>/<assignment>/<notebook>.ipynb" in done.stderr
+    assert not (tmp_path / "out").exists()
 
 
 def test_an_out_dir_inside_submitted_is_refused(tmp_path):
@@ -283,7 +340,7 @@ def test_exit_code_and_message_when_the_course_cannot_be_generated(tmp_path):
     (course / "source" / ASSIGNMENT).mkdir(parents=True)
     (course / "nbgrader_config.py").write_bytes((FIXTURE_COURSE / "nbgrader_config.py").read_bytes())
     (course / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").write_text("not json")
-    (tmp_path / "submitted").mkdir()
+    (tmp_path / "submitted" / "alice" / ASSIGNMENT).mkdir(parents=True)
     done = subprocess.run(autograder_command(tmp_path / "submitted", tmp_path / "out", "--course-dir", str(course)),
                           cwd=REPO_ROOT, capture_output=True, text=True)
     assert done.returncode == 1

@@ -1,13 +1,14 @@
 """to-gradebook and grade --gradebook: a run's scores go into a copy of the fixture course's gradebook.db through
-nbgrader's API, and `nbgrader export` then gives each student's total from grades.csv; a gradebook whose test
-cells disagree with the run is refused, unchanged; the repository's files never change."""
+nbgrader's API, quietly (no SQLAlchemy warnings), and `nbgrader export` then gives each student's total from
+grades.csv, and nothing for the course's assignment nobody was given; a gradebook whose test cells disagree with
+the run is refused, unchanged; the repository's files never change."""
 import csv
 import shutil
 import subprocess
 
 import pytest
 from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command, run_nbgrader
-from fixture_class import ASSIGNMENT, SCORES, make_class
+from fixture_class import ASSIGNMENT, SCORES, make_class, make_course
 
 from autograder.__main__ import main
 from autograder.report import read_rows
@@ -25,26 +26,28 @@ def _to_gradebook(out, course, capsys) -> tuple[int, str, str]:
 
 
 def _export(course, name="export.csv") -> dict[str, float]:
+    """student -> score in the one assignment the class was given, from `nbgrader export` (which must list no
+    other assignment)."""
     done = run_nbgrader(course, "export", "--to", name)
     assert done.returncode == 0, done.stdout + done.stderr
     with open(course / name, newline="") as f:
-        return {row["student_id"]: float(row["score"]) for row in csv.DictReader(f) if row["assignment"] == ASSIGNMENT}
+        rows = list(csv.DictReader(f))
+    assert {row["assignment"] for row in rows} == {ASSIGNMENT}
+    return {row["student_id"]: float(row["score"]) for row in rows}
 
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     """A copy of the fixture course, graded with --gradebook."""
     base = tmp_path_factory.mktemp("gradebook")
-    course = base / "course"
-    for name in ("source", "release"):
-        shutil.copytree(FIXTURE_COURSE / name, course / name)
-    shutil.copy(FIXTURE_COURSE / "nbgrader_config.py", course)
+    course = make_course(base / "course")
     make_class(base / "submitted")
     before, leftovers = _snapshot(FIXTURE_COURSE), (REPO_ROOT / "gradebook.db").exists()
     done = subprocess.run(autograder_command(base / "submitted", base / "out", "--course-dir", str(course),
                                              "--gradebook"), cwd=REPO_ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "into the gradebook" in done.stdout
+    assert f"into the gradebook of {course.resolve()}\n" in done.stdout
+    assert "Warning" not in done.stdout + done.stderr, done.stdout + done.stderr
     assert _snapshot(FIXTURE_COURSE) == before and (REPO_ROOT / "gradebook.db").exists() == leftovers
     return {"course": course, "out": base / "out"}
 
@@ -62,10 +65,12 @@ def test_nbgrader_export_gives_the_totals_of_grades_csv(course):
     assert exported == _totals(course["out"]) == {student: float(score) for student, score in SCORES.items()}
 
 
-def test_writing_again_changes_nothing(course, capsys):
-    status, out, err = _to_gradebook(course["out"], course["course"], capsys)
+def test_writing_again_changes_nothing_and_names_the_course_folder(course, capsys, monkeypatch):
+    monkeypatch.chdir(course["course"])  # the default course folder, `.`, is named by its real path
+    status = main(["to-gradebook", str(course["out"])])
+    out, err = capsys.readouterr()
     assert status == 0, err
-    assert "wrote 6 submissions" in out  # the missing student has none
+    assert out == f"wrote {len(SCORES) - 1} submissions into the gradebook of {course['course'].resolve()}\n"
     assert _export(course["course"], "again.csv") == _totals(course["out"])
 
 

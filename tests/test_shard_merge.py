@@ -1,6 +1,7 @@
 """--shard K/N and merge: the shards of a small class on the fixture course, merged, give the files one run
 writes (byte-identical grades.csv, cells.csv and messages.csv, the same feedback pages), with every log and a
-report for the whole class; shards that do not make one whole grading are refused."""
+report for the whole class; every shard expects the assignments the whole class handed in, whichever students it
+grades; shards that do not make one whole grading are refused."""
 import os
 import shutil
 import subprocess
@@ -8,16 +9,19 @@ import sys
 
 import pytest
 from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command
-from fixture_class import ASSIGNMENT, SCORES, make_class
+from fixture_class import ASSIGNMENT, SCORES, UNASSIGNED, make_class, make_course
 
 from autograder.__main__ import main
 from autograder.report import read_rows
-from autograder.shard import Shard
+from autograder.shard import Shard, read_marker
 
 # Undecodable bytes in a folder name: CSV files spell it \udcff, which sorts before letters; the real name
 # (a lone surrogate) sorts after them. Merged rows must follow the real names, as a run sorts them.
 ODD = os.fsdecode(b"\xffodd")
 OPTIONS = ("--course-dir", str(FIXTURE_COURSE))
+# One student of the class hands in a second assignment of the course: the shard that does not grade that student
+# must expect it all the same.
+EXTRA = UNASSIGNED
 
 
 def _merge(*args) -> subprocess.CompletedProcess:
@@ -43,8 +47,10 @@ def runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("shards")
     make_class(base / "submitted")
     (base / "submitted" / "reference").rename(base / "submitted" / ODD)
+    (base / "submitted" / ODD / EXTRA).mkdir()  # handed in an empty folder: `missing`, but expected of everyone
+    options = ("--course-dir", str(make_course(base / "course")))
     names = {"whole": (), "shard1": ("--shard", "1/2"), "shard2": ("--shard", "2/2")}
-    started = {name: subprocess.Popen(autograder_command(base / "submitted", base / name, *OPTIONS, *extra),
+    started = {name: subprocess.Popen(autograder_command(base / "submitted", base / name, *options, *extra),
                                       cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                for name, extra in names.items()}
     for name, run in started.items():
@@ -62,6 +68,15 @@ def test_every_student_is_in_exactly_one_shard():
         assert all(len(found) == 1 for found in owners), count
     shares = [sum(Shard(k, 4).owns(s) for s in students) for k in range(1, 5)]
     assert min(shares) > 30, shares  # a fair share each, roughly
+
+
+def test_every_shard_expects_what_the_whole_class_handed_in(runs):
+    expected = [ASSIGNMENT, EXTRA]
+    for name in ("whole", "shard1", "shard2"):
+        rows = read_rows(runs / name / "grades.csv")
+        assert sorted({r["assignment"] for r in rows}) == expected, name
+        assert len(rows) == len({r["student"] for r in rows}) * len(expected), name
+    assert read_marker(runs / "shard1")["assignments"] == read_marker(runs / "shard2")["assignments"] == expected
 
 
 def test_shards_split_the_class(runs):
@@ -84,10 +99,10 @@ def test_merged_log_and_report_cover_the_whole_class(runs):
     log = (runs / "merged" / "grading.log").read_text(errors="replace")
     assert log.index("#### shard 1/2") < log.index("#### shard 2/2")
     for row in read_rows(runs / "whole" / "grades.csv"):
-        assert f"==== {row['student']} / {ASSIGNMENT} / {ASSIGNMENT}.ipynb: {row['status']}" in log
+        assert f"==== {row['student']} / {row['assignment']} / {row['notebook']}.ipynb: {row['status']}" in log
     assert "warning: missing/fx01_basic/ is not an assignment" in log
     report = (runs / "merged" / "report.html").read_text()
-    assert f"{len(SCORES)} students, {len(SCORES)} notebooks" in report
+    assert f"{len(SCORES)} students, {2 * len(SCORES)} notebooks" in report
 
 
 def test_shards_that_do_not_make_one_grading_are_refused(runs, tmp_path, capsys):
