@@ -13,16 +13,17 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from . import class_report, messages, roster
 from .course_root import CourseRootError, assignments_in
-from .gradebook import GradebookError, write_gradebook
-from .grading import DEFAULT_NOTEBOOK_TIMEOUT, Options, grade_batch
-from .merge import merge
-from .outdir import OutDirError, check, claim
-from .report import write_reports
-from .roster import LayoutError
-from .sandbox import SandboxError
-from .shard import MARKER, ShardError, parse, write_marker
+from .grading.batch import DEFAULT_NOTEBOOK_TIMEOUT, Options, grade_batch
+from .grading.sandbox import SandboxError
+from .reporting import class_report, messages
+from .reporting.grades import write_reports
+from .reporting.outdir import OutDirError, check, claim
+from .scaling import roster
+from .scaling.gradebook import GradebookError, write_gradebook
+from .scaling.merge import merge
+from .scaling.roster import LayoutError
+from .scaling.shard import MARKER, ShardError, parse, write_marker
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import mutation
+from autograder.catalogue import mutation
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_COURSE = REPO_ROOT / "tests" / "fixtures" / "course"

@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 from conftest import FIXTURE_COURSE
 
-from autograder import mutation
+from autograder.catalogue import mutation
 
 ASSIGNMENT = "fx01_basics"
 UNASSIGNED = "fx02_unassigned"

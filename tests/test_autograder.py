@@ -15,9 +15,9 @@ import nbformat
 import pytest
 from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command
 
-from autograder import mutation
+from autograder.catalogue import mutation
 from autograder.course_root import load_config
-from autograder.report import read_rows
+from autograder.reporting.grades import read_rows
 
 ASSIGNMENT = "fx01_basics"
 SOURCE = FIXTURE_COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder import class_report
-from autograder.grading import NotebookResult
-from autograder.scoring import CellScore
+from autograder.reporting import class_report
+from autograder.grading.batch import NotebookResult
+from autograder.grading.scoring import CellScore
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

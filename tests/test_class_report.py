@@ -12,9 +12,9 @@ from conftest import run_autograder
 from fixture_class import (ASSIGNMENT, HTML_MESSAGE, MISSPELT_FLAG, SCORES, UNASSIGNED, WORKER_CAUSE, make_class,
                            make_course)
 
-from autograder import class_report
-from autograder.messages import normalise
-from autograder.report import read_rows
+from autograder.reporting import class_report
+from autograder.reporting.messages import normalise
+from autograder.reporting.grades import read_rows
 from course.testing import expect_close
 
 

@@ -22,7 +22,7 @@ import nbformat
 import pytest
 from conftest import REPO_ROOT, autograder_command
 
-from autograder.report import read_rows
+from autograder.reporting.grades import read_rows
 
 CORPUS = REPO_ROOT / "autograder" / "corpus"
 CHAPTER = "ch01_gradient_descent"

@@ -11,7 +11,7 @@ from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command, run_nbgrader
 from fixture_class import ASSIGNMENT, SCORES, make_class, make_course
 
 from autograder.__main__ import main
-from autograder.report import read_rows
+from autograder.reporting.grades import read_rows
 
 
 def _snapshot(folder):

@@ -1,7 +1,7 @@
 """grades.csv for a real chapter, row by row: a folder with a reference, a blank and two wrong submissions."""
 from conftest import SMALL_CLASS_CHAPTER, SMALL_CLASS_WRONG
 
-from autograder.report import read_rows
+from autograder.reporting.grades import read_rows
 
 
 def test_grades_csv_for_reference_blank_and_two_wrong_submissions(small_class):

@@ -3,7 +3,7 @@
 release is current and gives nothing away, every wrong-on-purpose solution (autograder/mutants/) loses exactly
 the points of its own test cells, and every correct solution written in another style (autograder/alternatives/)
 earns full marks. Mutants and alternatives are graded in packs (the k-th of every exercise in one notebook; stubs
-alone: see autograder/mutation.py). All pseudo-students of a chapter are graded in one run with --jobs 2."""
+alone: see autograder/catalogue/mutation.py). All pseudo-students of a chapter are graded in one run with --jobs 2."""
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,9 +12,10 @@ import nbformat
 import pytest
 from conftest import FIXTURE_COURSE, REPO_ROOT, run_autograder
 
-from autograder import mutation, setup_cell
+from autograder import setup_cell
+from autograder.catalogue import mutation
 from autograder.course_root import assignments_in, generated_course_root, source_dir
-from autograder.report import read_rows
+from autograder.reporting.grades import read_rows
 
 CHAPTERS = [a for a in assignments_in(REPO_ROOT) if a.startswith("ch")]
 # (course root, assignment, folder holding mutants/ and alternatives/): the fixture course always, so the machinery

@@ -9,8 +9,9 @@ import nbformat
 import pytest
 from conftest import FIXTURE_COURSE, REPO_ROOT, SMALL_CLASS_CHAPTER, autograder_command
 
-from autograder import channel, mutation
-from autograder.report import read_rows
+from autograder.catalogue import mutation
+from autograder.grading import channel
+from autograder.reporting.grades import read_rows
 
 FIXTURE = "fx01_basics"
 

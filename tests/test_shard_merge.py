@@ -12,8 +12,8 @@ from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command
 from fixture_class import ASSIGNMENT, SCORES, UNASSIGNED, make_class, make_course
 
 from autograder.__main__ import main
-from autograder.report import read_rows
-from autograder.shard import Shard, read_marker
+from autograder.reporting.grades import read_rows
+from autograder.scaling.shard import Shard, read_marker
 
 # Undecodable bytes in a folder name: CSV files spell it \udcff, which sorts before letters; the real name
 # (a lone surrogate) sorts after them. Merged rows must follow the real names, as a run sorts them.

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import nbformat
 
-from autograder import mutation
-from autograder.report import read_rows
+from autograder.catalogue import mutation
+from autograder.reporting.grades import read_rows
 from tools import notebook_run
 
 ROOT = notebook_run.ROOT
@@ -205,9 +205,9 @@ def _plain_in_sandbox(course, submitted, scratch, students):
     """Seconds to run the submitted notebooks of `students` (those readable), code cells as they are, in the
     grader's sandbox (same jail, limits and environment, one process per notebook), with nothing else: no
     repair, scan, per-cell checks, scoring or feedback. The baseline the grading overhead is measured against."""
-    from autograder import plan
-    from autograder.grading import GRADING_ENV, _build_home_seed
-    from autograder.sandbox import Limits, Sandbox
+    from autograder.grading import plan
+    from autograder.grading.batch import GRADING_ENV, _build_home_seed
+    from autograder.grading.sandbox import Limits, Sandbox
 
     temp = Path(scratch) / "plain"
     temp.mkdir()

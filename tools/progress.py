@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.course_root import assignments_in, load_config
-from autograder.mutation import own_tests, solution_cells
+from autograder.catalogue.mutation import own_tests, solution_cells
 from tools import notebook_run
 
 NOT_ATTEMPTED, PASSED, FAILED, MISSING = "not attempted", "visible tests pass", "failed", "no notebook"

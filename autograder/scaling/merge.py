@@ -10,10 +10,10 @@ command then draws report.html again for the whole class, as after a run.
 import shutil
 from pathlib import Path
 
-from . import messages
-from .grading import NotebookResult
-from .report import read_rows, write_reports
-from .scoring import CellScore
+from ..grading.batch import NotebookResult
+from ..grading.scoring import CellScore
+from ..reporting import messages
+from ..reporting.grades import read_rows, write_reports
 from .shard import ShardError, check_complete, read_marker
 
 

@@ -4,7 +4,7 @@ them to be replaced. Nothing else in the folder is touched."""
 import shutil
 from pathlib import Path
 
-from .invocation import option
+from ..invocation import option
 
 # What a run writes, but for grading.log: a lone log (a run that stopped before grading anything) is overwritten.
 RESULTS = ("grades.csv", "cells.csv", "feedback", "messages.csv", "report.html", "shard.json")

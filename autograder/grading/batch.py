@@ -20,11 +20,13 @@ from pathlib import Path
 
 from traitlets.config import Config
 
-from . import feedback, plan, precheck, repair, roster, scan, scoring, session
-from .course_root import Blueprint, CourseRoot, assignments_in, generated_course_root
+from ..course_root import Blueprint, CourseRoot, assignments_in, generated_course_root
+from ..reporting import feedback
+from ..scaling import roster
+from ..scaling.shard import Shard
+from . import plan, precheck, repair, scan, scoring, session
 from .sandbox import Limits, Sandbox
 from .scoring import CellScore
-from .shard import Shard
 
 # Every experiment reads COURSE_PROFILE; the grade profile is tiny, CPU-only and seeded. One thread per library
 # and a fixed hash seed make runs repeat exactly; the runner seeds random, numpy and torch and turns on torch's

@@ -12,7 +12,7 @@ import threading
 
 from IPython.core.inputtransformer2 import TransformerManager
 
-from .course_root import Blueprint
+from ..course_root import Blueprint
 
 
 # CPython 3.11's parser keeps state that two threads parsing at once can corrupt ("AST constructor recursion

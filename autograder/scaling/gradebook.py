@@ -15,8 +15,8 @@ from pathlib import Path
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.coursedir import CourseDirectory
 
-from .course_root import _venv_scripts_on_path, load_config
-from .report import read_rows
+from ..course_root import _venv_scripts_on_path, load_config
+from ..reporting.grades import read_rows
 
 
 class GradebookError(RuntimeError):

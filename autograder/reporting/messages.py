@@ -11,7 +11,7 @@ repr can hold a memory address); grades.csv and cells.csv are.
 import re
 from pathlib import Path
 
-from .report import _write  # the same writer as grades.csv: a merge rewrites all three files alike
+from .grades import _write  # the same writer as grades.csv: a merge rewrites all three files alike
 
 COLUMNS = ("student", "assignment", "notebook", "grade_id", "hidden", "message")
 

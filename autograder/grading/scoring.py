@@ -8,7 +8,7 @@ bent the rules, even when it cost nothing, becomes a flag for an instructor.
 import re
 from dataclasses import dataclass, replace
 
-from .course_root import Blueprint
+from ..course_root import Blueprint
 from .session import Outcome
 
 TIMEOUT_ENAME = "CellTimeout"

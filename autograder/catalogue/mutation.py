@@ -29,8 +29,8 @@ from pathlib import Path
 
 import nbformat
 
-from .plan import python_source
-from .report import read_rows
+from ..grading.plan import python_source
+from ..reporting.grades import read_rows
 
 FAILS_LINE = re.compile(r"^#\s*fails:(.*)$", re.MULTILINE)
 MIN_MUTANT_FILES = 2

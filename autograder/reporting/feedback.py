@@ -25,14 +25,14 @@ from nbconvert.exporters.templateexporter import TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
-from .course_root import Blueprint
+from ..course_root import Blueprint
 
 HIDDEN_BLOCK = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
 MIN_SECRET_LINE = 12  # shorter lines (`assert x`, `)`) say nothing about a test
 REMOVED = "[a line of hidden test code was removed here]"
 _exporters = threading.local()
 # The repository holding this package, the `course` package and the venv, as their files' paths spell it.
-REPOSITORY_PREFIX = f"{Path(__file__).resolve().parents[1]}/"
+REPOSITORY_PREFIX = f"{Path(__file__).resolve().parents[2]}/"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import nbformat
 
-from .course_root import Blueprint
-from .setup_cell import is_setup_cell
+from ..course_root import Blueprint
+from ..setup_cell import is_setup_cell
 
 COMPARED_KEYS = ("grade", "solution", "locked", "task", "points", "schema_version")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import nbformat
 
-from .course_root import Blueprint
+from ..course_root import Blueprint
 
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024  # a chapter with every output is a few MB
 # A notebook under another name counts as this one when it holds at least this share of its graded cells' ids.
