@@ -22,7 +22,6 @@ by a side effect, cells that another member fails anyway.
 """
 import ast
 import copy
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,8 +30,8 @@ import nbformat
 
 from ..grading.plan import python_source
 from ..reporting.grades import read_rows
+from . import entries
 
-FAILS_LINE = re.compile(r"^#\s*fails:(.*)$", re.MULTILINE)
 MIN_MUTANT_FILES = 2
 MIN_ALTERNATIVE_FILES = 2
 
@@ -67,16 +66,20 @@ def solution_cells(nb) -> list[str]:
     return _ids(nb, "solution")
 
 
-def owning_exercises(nb) -> dict[str, str]:
+def owners(solutions: list[str], tests: list[str]) -> dict[str, str]:
     """test cell -> the exercise it tests (grade_id `test_X` or `test_X_...`). When one exercise name starts
     another's (`sgd` and `sgd_step`), a test cell belongs to the longest name it matches."""
-    solutions = solution_cells(nb)
-    owners = {}
-    for test_id in graded_cells(nb):
+    found = {}
+    for test_id in tests:
         names = [x for x in solutions if test_id == f"test_{x}" or test_id.startswith(f"test_{x}_")]
         if names:
-            owners[test_id] = max(names, key=len)
-    return owners
+            found[test_id] = max(names, key=len)
+    return found
+
+
+def owning_exercises(nb) -> dict[str, str]:
+    """test cell -> the exercise it tests, in a notebook (see owners)."""
+    return owners(solution_cells(nb), graded_cells(nb))
 
 
 def own_tests(cell: str, nb) -> frozenset[str]:
@@ -101,14 +104,12 @@ def load_mutants(source_nb, release_nb, mutants_dir: Path) -> list[Mutant]:
                 if c.metadata.get("nbgrader", {}).get("solution")}
     mutants = [Mutant(x, "stub", released[x], own_tests(x, source_nb)) for x in solutions]
     for cell, path in _solution_files(source_nb, mutants_dir):
-        text = path.read_text(encoding="utf-8")
-        declared = FAILS_LINE.search(text)
-        fails = (frozenset(t.strip() for t in declared.group(1).split(",") if t.strip()) if declared
-                 else own_tests(cell, source_nb))
+        entry = entries.read_entry(path)
+        fails = own_tests(cell, source_nb) if entry.fails is None else entry.fails
         if path.stem == "stub" or not fails or fails - tests:
             raise ValueError(f"{path}: needs a name other than 'stub' and a '# fails:' line naming test cells "
                              f"of the notebook (unknown: {', '.join(sorted(fails - tests)) or 'none'})")
-        mutants.append(Mutant(cell, path.stem, text, fails))
+        mutants.append(Mutant(cell, path.stem, entry.source, fails))
     return mutants
 
 
@@ -117,7 +118,7 @@ def load_alternatives(source_nb, alternatives_dir: Path) -> list[Mutant]:
     alternatives = []
     for cell, path in _solution_files(source_nb, alternatives_dir):
         text = path.read_text(encoding="utf-8")
-        if FAILS_LINE.search(text):
+        if "fails" in entries.parse_header(text):
             raise ValueError(f"{path}: an alternative is a correct solution; it cannot declare '# fails:'")
         alternatives.append(Mutant(cell, path.stem, text, frozenset(), kind="alternative"))
     return alternatives

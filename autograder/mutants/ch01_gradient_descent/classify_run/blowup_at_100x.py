@@ -1,5 +1,6 @@
 # fails: test_classify_run_hidden
 # Canonical mistake: `>=` for the stated `>`, so a loss of exactly 100 times the first already counts as a blow-up.
+# Hint: Reread rule 1 and the paragraph after the rules: each comparison holds exactly as written.
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")

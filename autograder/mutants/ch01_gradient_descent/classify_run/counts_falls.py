@@ -1,4 +1,5 @@
 # Canonical mistake: counts the steps where the loss fell, not where it rose.
+# Hint: Reread rule 4: which direction of a step does it count?
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")

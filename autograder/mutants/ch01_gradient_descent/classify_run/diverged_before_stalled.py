@@ -1,5 +1,6 @@
 # fails: test_classify_run_hidden
 # Canonical mistake: rules in the wrong order -- a flat run that ends a hair higher is called "diverged".
+# Hint: Reread the rules' order: the first rule that matches decides.
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")

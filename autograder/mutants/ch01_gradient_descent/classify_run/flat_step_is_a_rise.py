@@ -1,5 +1,6 @@
 # fails: test_classify_run_hidden
 # Canonical mistake: a flat step (equal losses) counted as a rise.
+# Hint: Reread rule 4: the comparison it counts, exactly as written.
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")

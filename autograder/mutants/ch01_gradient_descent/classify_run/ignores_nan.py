@@ -1,5 +1,5 @@
-# Canonical mistake: no finiteness check; comparisons with nan are always False, so a run that went to nan
-# looks calm.
+# Canonical mistake: no finiteness check; comparisons with nan are always False, so a run that went to nan looks calm.
+# Hint: Reread rule 1: which losses count as not finite, and what comparisons with them do.
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")

@@ -1,4 +1,5 @@
 # Canonical mistake: checks only for nan; -inf passes every other rule (+inf is caught by the blow-up rule).
+# Hint: Reread rule 1: every value it lists as not finite.
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")

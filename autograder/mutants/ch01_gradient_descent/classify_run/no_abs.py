@@ -1,4 +1,5 @@
 # Canonical mistake: drops abs() around the first loss; with a negative first loss every run "blew up".
+# Hint: Reread rule 1 and the sentence before the rules about negative losses.
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")

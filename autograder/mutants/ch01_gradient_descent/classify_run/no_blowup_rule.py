@@ -1,4 +1,5 @@
 # Canonical mistake: only nan/inf count as diverged; a run that blew up and came back down looks stalled.
+# Hint: Reread rule 1: its second half, about a loss more than 100 times the size of the first.
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")

@@ -1,5 +1,6 @@
 # fails: test_classify_run_hidden
 # Canonical mistake: divides the rises by the number of losses, not the number of steps between them.
+# Hint: Reread rule 4: what the count of rises is compared with.
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")

@@ -1,5 +1,6 @@
 # fails: test_classify_run_hidden
 # Canonical mistake: "within 1 %" read as an absolute 0.01, which is only right when the first loss is 1.
+# Hint: Reread rule 2: within 1 % of what?
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")

@@ -1,5 +1,6 @@
 # fails: test_classify_run_hidden
 # Canonical mistake: `<` for the stated `<=`, so a run that ends exactly 1 % from its start is not stalled.
+# Hint: Reread rule 2 and the paragraph after the rules: each comparison holds exactly as written.
 def classify_run(losses):
     if len(losses) < 2:
         raise ValueError("need at least two losses")

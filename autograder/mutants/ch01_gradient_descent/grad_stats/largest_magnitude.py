@@ -1,4 +1,5 @@
 # Canonical mistake: "max" as the largest magnitude, the number the chapter prints per layer, not the largest entry.
+# Hint: Reread the parenthesis in the first bullet of the statement about what "max" is.
 def grad_stats(t):
     t = t.detach()
     return {

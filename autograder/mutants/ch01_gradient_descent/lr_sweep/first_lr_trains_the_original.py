@@ -1,5 +1,6 @@
-# Canonical mistake: the first learning rate trains the initial model itself, so the copies made for the later
-# ones start from its trained weights.
+# Canonical mistake: the first learning rate trains the initial model itself, so the copies made for the later ones
+# start from its trained weights.
+# Hint: Reread the statement: every learning rate, the first included, starts from a copy of the same initial weights.
 def lr_sweep(make_model, batch, lrs, steps):
     x, y = batch
     initial = make_model()

@@ -1,6 +1,7 @@
 # fails: test_lr_sweep
-# Canonical mistake: float(loss) instead of loss.item(); on a tensor that requires grad it warns on stderr.
-# torch warns once per process, so only the first call (the visible test) shows it.
+# Canonical mistake: float(loss) instead of loss.item(); on a tensor that requires grad it warns on stderr. torch
+# warns once per process, so only the first call (the visible test) shows it.
+# Hint: Reread the statement's paragraph on copying each loss out, and what a test cell that writes to stderr scores.
 def lr_sweep(make_model, batch, lrs, steps):
     x, y = batch
     initial = make_model()

@@ -1,4 +1,5 @@
 # Canonical mistake: records the loss after the step, so the curve never shows the starting point.
+# Hint: Reread the statement: when in each step is the loss recorded?
 def lr_sweep(make_model, batch, lrs, steps):
     x, y = batch
     initial = make_model()

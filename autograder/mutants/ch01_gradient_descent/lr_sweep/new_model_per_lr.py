@@ -1,4 +1,5 @@
 # Canonical mistake: a freshly initialised model per learning rate, so every run starts from other weights.
+# Hint: Reread the statement: how many times is `make_model()` called, and what does every learning rate start from?
 def lr_sweep(make_model, batch, lrs, steps):
     x, y = batch
     curves = {}

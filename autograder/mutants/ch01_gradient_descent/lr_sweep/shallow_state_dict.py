@@ -1,5 +1,6 @@
-# Canonical mistake: keeps model.state_dict() without copying it; its tensors are the live parameters, so
-# "restoring" it later restores nothing and every lr after the first continues from trained weights.
+# Canonical mistake: keeps model.state_dict() without copying it; its tensors are the live parameters, so "restoring"
+# it later restores nothing and every lr after the first continues from trained weights.
+# Hint: Reread the statement: it names the function that makes a copy of the initial weights.
 def lr_sweep(make_model, batch, lrs, steps):
     x, y = batch
     model = make_model()

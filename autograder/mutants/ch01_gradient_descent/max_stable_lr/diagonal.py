@@ -1,4 +1,5 @@
 # Canonical mistake: reads curvature off the diagonal of H, which is not its spectrum.
+# Hint: Reread the statement's second bullet: which function gives the eigenvalues.
 def max_stable_lr(H):
     if not torch.allclose(H, H.T):
         raise ValueError("H must be symmetric")

@@ -1,6 +1,8 @@
 # fails: test_max_stable_lr_hidden
 # Canonical mistake: torch.allclose(H, H.T) without checking the shape first; for a non-square H it raises
 # RuntimeError (sizes do not match), not the ValueError asked for.
+# Hint: Reread the first bullet of the statement: what to check first, and what `torch.allclose` does on a non-square
+# `H`.
 def max_stable_lr(H):
     if not torch.allclose(H, H.T):
         raise ValueError("H must be symmetric")

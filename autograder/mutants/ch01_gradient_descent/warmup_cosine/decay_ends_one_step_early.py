@@ -1,4 +1,5 @@
 # Canonical mistake: progress over (total_steps - warmup_steps - 1), so the last decay step already sits at min_lr.
+# Hint: Reread the decay bullet: the denominator of `progress`.
 def warmup_cosine(step, base_lr, warmup_steps, total_steps, min_lr=0.0):
     if warmup_steps > total_steps:
         raise ValueError("warmup_steps > total_steps")

@@ -1,4 +1,5 @@
 # Canonical mistake: the cosine decays to zero and ignores the floor min_lr.
+# Hint: Reread the decay bullet: the floor the cosine decays to.
 def warmup_cosine(step, base_lr, warmup_steps, total_steps, min_lr=0.0):
     if step < warmup_steps:
         return base_lr * (step + 1) / warmup_steps

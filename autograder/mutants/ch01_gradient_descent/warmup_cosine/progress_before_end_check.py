@@ -1,5 +1,6 @@
 # fails: test_warmup_cosine_hidden
 # Canonical mistake: computes progress before the end check, so warmup_steps == total_steps divides by zero.
+# Hint: Reread the paragraph on `warmup_steps = total_steps`: there is no decay phase to divide by.
 def warmup_cosine(step, base_lr, warmup_steps, total_steps, min_lr=0.0):
     if warmup_steps > total_steps:
         raise ValueError("warmup_steps > total_steps")

@@ -1,4 +1,6 @@
-# Canonical mistake: masks on x itself against the representable range, so inputs within half a step outside it lose their gradient.
+# Canonical mistake: masks on x itself against the representable range, so inputs within half a step outside it lose
+# their gradient.
+# Hint: Reread the backward bullet: the range is checked on `round(x / scale) + zero_point`, not on `x`.
 class FakeQuantSTE(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, scale, zero_point, bits):

@@ -1,4 +1,5 @@
 # Canonical mistake: no clamping, so values outside the k-bit range pass through and every input gets a gradient.
+# Hint: Reread the section's formula for q: it is clamped to the k-bit range.
 class FakeQuantSTE(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, scale, zero_point, bits):

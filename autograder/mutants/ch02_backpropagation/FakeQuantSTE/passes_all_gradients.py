@@ -1,4 +1,5 @@
 # Canonical mistake: the forward clamps, but backward passes the gradient through everywhere, clamped inputs too.
+# Hint: Reread the backward bullet: the gradient is 0 where the value was clamped.
 class FakeQuantSTE(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, scale, zero_point, bits):

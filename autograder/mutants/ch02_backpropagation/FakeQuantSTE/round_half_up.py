@@ -1,5 +1,6 @@
 # fails: test_FakeQuantSTE_hidden
 # Canonical mistake: rounds halves up with floor(x / scale + 0.5) instead of to even like torch.round.
+# Hint: Reread the statement's last paragraph: how `torch.round` rounds halves.
 class FakeQuantSTE(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, scale, zero_point, bits):

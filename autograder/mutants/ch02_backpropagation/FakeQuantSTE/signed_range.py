@@ -1,4 +1,5 @@
 # Canonical mistake: the signed range [-2^(k-1), 2^(k-1) - 1] where the zero point expects [0, 2^k - 1].
+# Hint: Reread the section's formula for q: the range it is clamped to.
 class FakeQuantSTE(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, scale, zero_point, bits):

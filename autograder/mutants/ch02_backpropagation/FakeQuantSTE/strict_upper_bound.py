@@ -1,4 +1,5 @@
 # Canonical mistake: q < 2**bits - 1 in the mask: the top level, which is in range, loses its gradient.
+# Hint: Reread the backward bullet: both ends of the range are included.
 class FakeQuantSTE(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, scale, zero_point, bits):

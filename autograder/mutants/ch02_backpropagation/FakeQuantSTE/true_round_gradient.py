@@ -1,4 +1,5 @@
 # Canonical mistake: the "exact" derivative of round, zero everywhere -- nothing upstream can learn.
+# Hint: Reread the section's paragraph on the straight-through estimator.
 class FakeQuantSTE(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, scale, zero_point, bits):

@@ -1,5 +1,6 @@
 # fails: test_FakeQuantSTE_hidden
 # Canonical mistake: round(x / scale + zero_point): with an odd zero point, exact halves round the other way.
+# Hint: Reread the statement's last paragraph: add `zero_point` after rounding.
 class FakeQuantSTE(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, scale, zero_point, bits):

@@ -1,5 +1,6 @@
 # fails: test_grads_after_hidden
 # Canonical mistake: runs the batches first and checks `zero` at the end: the error comes after .grad has changed.
+# Hint: Reread the statement's second sentence: when `zero` is checked, and what stays as it was.
 def grads_after(model, batches, zero):
     for x, y in batches:
         if zero in ("zeros", "none"):

@@ -1,5 +1,6 @@
 # fails: test_grads_after_hidden
 # Canonical mistake: checks `zero` in an if/elif chain inside the loop, so with no batches a bad value never raises.
+# Hint: Reread the statement's second sentence: a bad `zero` raises even when `batches` is empty.
 def grads_after(model, batches, zero):
     for x, y in batches:
         if zero == "zeros":

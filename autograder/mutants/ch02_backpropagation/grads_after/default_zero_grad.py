@@ -1,4 +1,5 @@
 # Canonical mistake: plain model.zero_grad() for both modes; its default set_to_none=True never gives zeros.
+# Hint: Reread the `"zeros"` and `"none"` bullets: the argument each passes to `zero_grad`.
 def grads_after(model, batches, zero):
     if zero not in ("keep", "zeros", "none"):
         raise ValueError(zero)

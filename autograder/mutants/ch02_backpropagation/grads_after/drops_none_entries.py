@@ -1,4 +1,5 @@
 # Canonical mistake: leaves out the parameters whose .grad is None instead of mapping them to None.
+# Hint: Reread the statement: one entry for every named parameter, and what a `None` gradient maps to.
 def grads_after(model, batches, zero):
     if zero not in ("keep", "zeros", "none"):
         raise ValueError(zero)

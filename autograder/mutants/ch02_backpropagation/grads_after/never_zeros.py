@@ -1,4 +1,5 @@
 # Canonical mistake: ignores `zero`, so gradients always add up.
+# Hint: Reread the bullets of the statement: what each value of `zero` does before each backward.
 def grads_after(model, batches, zero):
     if zero not in ("keep", "zeros", "none"):
         raise ValueError(zero)

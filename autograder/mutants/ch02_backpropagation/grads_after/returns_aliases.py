@@ -1,5 +1,6 @@
 # fails: test_grads_after_hidden
 # Canonical mistake: returns the .grad tensors themselves; the next zero_grad or backward changes the "result".
+# Hint: Reread the statement's last two sentences: a copy of each `.grad`, and why.
 def grads_after(model, batches, zero):
     if zero not in ("keep", "zeros", "none"):
         raise ValueError(zero)

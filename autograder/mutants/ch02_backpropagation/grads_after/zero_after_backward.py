@@ -1,4 +1,5 @@
 # Canonical mistake: clears the gradients after backward instead of before, wiping what was just computed.
+# Hint: Reread the statement: the clearing happens before or after each backward?
 def grads_after(model, batches, zero):
     if zero not in ("keep", "zeros", "none"):
         raise ValueError(zero)

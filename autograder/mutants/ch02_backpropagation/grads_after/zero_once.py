@@ -1,4 +1,5 @@
 # Canonical mistake: clears once before the loop, so gradients still add up over the batches.
+# Hint: Reread the statement: the clearing happens for each `(x, y)`, before its backward.
 def grads_after(model, batches, zero):
     if zero not in ("keep", "zeros", "none"):
         raise ValueError(zero)

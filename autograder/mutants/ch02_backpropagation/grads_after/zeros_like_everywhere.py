@@ -1,5 +1,7 @@
 # fails: test_grads_after_hidden
-# Canonical mistake: "zeros" writes a zero tensor into every .grad, so a parameter with no gradient gets zeros, not None.
+# Canonical mistake: "zeros" writes a zero tensor into every .grad, so a parameter with no gradient gets zeros, not
+# None.
+# Hint: Reread the `"zeros"` bullet: what happens to a `.grad` that is `None`.
 def grads_after(model, batches, zero):
     if zero not in ("keep", "zeros", "none"):
         raise ValueError(zero)

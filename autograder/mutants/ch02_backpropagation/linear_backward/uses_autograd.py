@@ -1,5 +1,6 @@
 # fails: test_linear_backward_hidden
-# Canonical shortcut: asks autograd for the gradients instead of writing the backward pass.
+# Canonical mistake: asks autograd for the gradients instead of writing the backward pass.
+# Hint: Reread the paragraph before the exercises: which tools the backward pass may not use.
 def linear_backward(grad_out, x, W):
     with torch.enable_grad():
         x = x.detach().requires_grad_()

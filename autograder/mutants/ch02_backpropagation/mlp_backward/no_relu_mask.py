@@ -1,4 +1,5 @@
 # Canonical mistake: passes the gradient straight through the ReLUs (forgets the mask of relu_backward).
+# Hint: Reread the network's forward pass in the statement: every layer but the last goes through a ReLU.
 def mlp_backward(params, x, y):
     inputs, h = [], x
     for i, (W, b) in enumerate(params):

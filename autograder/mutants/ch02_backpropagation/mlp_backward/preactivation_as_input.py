@@ -1,4 +1,5 @@
 # Canonical mistake: uses the previous layer's pre-activation z (before ReLU) as this layer's input in grad_W.
+# Hint: Reread the Linear rule ∂W = Gᵀx: x is the input the layer saw in the forward pass.
 def mlp_backward(params, x, y):
     inputs, pre, h = [], [], x
     for i, (W, b) in enumerate(params):

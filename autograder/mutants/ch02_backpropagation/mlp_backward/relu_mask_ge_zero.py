@@ -1,5 +1,6 @@
 # fails: test_mlp_backward_hidden
 # Canonical mistake: the ReLU mask z >= 0 passes the gradient where the pre-activation is exactly 0 (PyTorch: 0).
+# Hint: Reread the statement's sentence on the ReLU's derivative at exactly 0.
 def mlp_backward(params, x, y):
     inputs, pre, h = [], [], x
     for i, (W, b) in enumerate(params):

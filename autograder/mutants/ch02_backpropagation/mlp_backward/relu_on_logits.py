@@ -1,4 +1,5 @@
 # Canonical mistake: a ReLU after the last layer too, in the forward and the backward pass.
+# Hint: Reread the network's forward pass in the statement: which layers are followed by a ReLU?
 def mlp_backward(params, x, y):
     inputs, pre, h = [], [], x
     for W, b in params:

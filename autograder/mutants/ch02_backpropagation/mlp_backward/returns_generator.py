@@ -1,4 +1,5 @@
 # Canonical mistake: returns a generator of pairs (zip) instead of a list or tuple: no len(), one pass only.
+# Hint: Reread the statement: the containers the pairs may come in.
 def mlp_backward(params, x, y):
     inputs, pre, h = [], [], x
     for i, (W, b) in enumerate(params):

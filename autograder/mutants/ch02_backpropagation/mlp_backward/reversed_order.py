@@ -1,4 +1,5 @@
 # Canonical mistake: appends the pairs while walking backwards and forgets to reverse: last layer first.
+# Hint: Reread the statement: the order the pairs are returned in.
 def mlp_backward(params, x, y):
     inputs, pre, h = [], [], x
     for i, (W, b) in enumerate(params):

@@ -1,4 +1,5 @@
 # Canonical mistake: the gradient of the summed loss -- no division by the batch size.
+# Hint: Reread the network's loss in the statement: a mean over the batch.
 def mlp_backward(params, x, y):
     inputs, pre, h = [], [], x
     for i, (W, b) in enumerate(params):

@@ -1,5 +1,6 @@
 # fails: test_mlp_backward_hidden
-# Canonical shortcut: rebuilds the loss with autograd switched back on and calls torch.autograd.grad.
+# Canonical mistake: rebuilds the loss with autograd switched back on and calls torch.autograd.grad.
+# Hint: Reread the statement's last sentence and the paragraph before the exercises: the same rule applies.
 def mlp_backward(params, x, y):
     with torch.enable_grad():
         leaves = [(W.detach().requires_grad_(), b.detach().requires_grad_()) for W, b in params]

@@ -1,4 +1,5 @@
 # Canonical mistake: divides the central difference by eps instead of 2 * eps (twice the gradient).
+# Hint: Reread the central difference formula above the exercise: its denominator.
 def numerical_grad(f, x, eps=1e-5):
     base = x.detach().clone(memory_format=torch.contiguous_format)
     flat, grad = base.view(-1), torch.empty_like(base)

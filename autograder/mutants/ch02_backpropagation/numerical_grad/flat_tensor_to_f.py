@@ -1,4 +1,5 @@
 # Canonical mistake: passes f the flattened copy instead of a tensor of x's shape.
+# Hint: Reread the statement: `f` takes a tensor of `x`'s shape and dtype.
 def numerical_grad(f, x, eps=1e-5):
     flat = x.detach().reshape(-1).clone()
     grad = torch.empty_like(flat)

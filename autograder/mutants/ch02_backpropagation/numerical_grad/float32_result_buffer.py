@@ -1,4 +1,5 @@
 # Canonical mistake: torch.zeros(x.shape) uses the default dtype, float32: the float64 differences are rounded.
+# Hint: Reread the statement: the returned tensor has `x`'s shape and dtype.
 def numerical_grad(f, x, eps=1e-5):
     base = x.detach().clone(memory_format=torch.contiguous_format)
     flat = base.view(-1)

@@ -1,5 +1,6 @@
 # fails: test_numerical_grad_hidden
 # Canonical mistake: torch.as_tensor(f(x)).item() turns a Python-float result into float32, losing 9 digits.
+# Hint: Reread the statement's last paragraph: `f`'s values are not rounded to float32 when `x` is float64.
 def numerical_grad(f, x, eps=1e-5):
     base = x.detach().clone(memory_format=torch.contiguous_format)
     flat, grad = base.view(-1), torch.empty_like(base)

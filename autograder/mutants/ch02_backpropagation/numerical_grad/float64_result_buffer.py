@@ -1,5 +1,6 @@
 # fails: test_numerical_grad_hidden
 # Canonical mistake: the result tensor is always float64 (the old "x is float64"), not x's dtype.
+# Hint: Reread the statement: the returned tensor has `x`'s dtype, float32 included.
 def numerical_grad(f, x, eps=1e-5):
     base = x.detach().clone(memory_format=torch.contiguous_format)
     flat = base.view(-1)

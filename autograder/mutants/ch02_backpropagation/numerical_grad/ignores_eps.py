@@ -1,5 +1,6 @@
 # fails: test_numerical_grad_hidden
 # Canonical mistake: a hard-coded step h = 1e-5 instead of the eps argument (right for the default, wrong otherwise).
+# Hint: Reread the statement's last sentence of its first paragraph: the step you were given.
 def numerical_grad(f, x, eps=1e-5):
     h = 1e-5
     base = x.detach().clone(memory_format=torch.contiguous_format)

@@ -1,4 +1,5 @@
 # Canonical mistake: perturbs x itself and never puts the entry back, so x changes and later entries are off.
+# Hint: Reread the statement's last paragraph: do not change `x`.
 def numerical_grad(f, x, eps=1e-5):
     flat = x.view(-1)
     grad = torch.empty_like(flat)

@@ -1,5 +1,6 @@
 # fails: test_numerical_grad_hidden
 # Canonical mistake: x.reshape(-1) copies a non-contiguous x, so the perturbation never reaches f (gradient 0).
+# Hint: Reread the statement: `x` may be contiguous or not, and `f` must see each perturbed entry.
 def numerical_grad(f, x, eps=1e-5):
     base = x.detach().clone()
     flat = base.reshape(-1)

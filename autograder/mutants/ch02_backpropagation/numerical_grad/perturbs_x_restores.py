@@ -1,5 +1,7 @@
 # fails: test_numerical_grad_hidden
-# Canonical mistake: perturbs x itself and puts each entry back: x ends as it was, but an f that reads x sees the nudge.
+# Canonical mistake: perturbs x itself and puts each entry back: x ends as it was, but an f that reads x sees the
+# nudge.
+# Hint: Reread the statement's last paragraph: perturb a copy, never `x` itself.
 def numerical_grad(f, x, eps=1e-5):
     grad = torch.zeros_like(x)
     flat_index = list(torch.cartesian_prod(*[torch.arange(n) for n in x.shape]).reshape(-1, x.dim()).tolist())

@@ -1,4 +1,5 @@
 # Canonical mistake: ignores `params`: the weights are counted as activations.
+# Hint: Reread the second bullet of the statement: the storages of the tensors in `params`.
 def activation_bytes(fn, params=()):
     sizes = {}
 

@@ -1,4 +1,5 @@
 # Canonical mistake: adds up every saved tensor, so a tensor saved twice counts twice.
+# Hint: Reread the first bullet of the statement: each storage once.
 def activation_bytes(fn, params=()):
     skip = {p.untyped_storage()._cdata for p in params}
     total = [0]

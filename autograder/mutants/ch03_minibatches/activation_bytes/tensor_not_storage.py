@@ -1,5 +1,6 @@
-# Canonical mistake: de-duplicates by storage but counts each saved tensor's own size (a view of a bigger
-# storage is counted small).
+# Canonical mistake: de-duplicates by storage but counts each saved tensor's own size (a view of a bigger storage is
+# counted small).
+# Hint: Reread the first bullet of the statement: the size that counts is the storage's.
 def activation_bytes(fn, params=()):
     skip = {p.untyped_storage()._cdata for p in params}
     sizes = {}

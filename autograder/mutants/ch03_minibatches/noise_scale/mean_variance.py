@@ -1,4 +1,5 @@
 # Canonical mistake: the mean variance per coordinate instead of the trace (the sum).
+# Hint: Reread the second bullet of the statement: tr Σ is a sum over the P coordinates.
 def noise_scale(per_sample):
     if per_sample.shape[0] < 2:
         raise ValueError("need at least two rows")

@@ -1,5 +1,7 @@
-# Canonical mistake: one backward per example without clearing .grad in between, so row i holds the sum of the
-# first i+1 gradients (and the model's .grad is left written).
+# Canonical mistake: one backward per example without clearing .grad in between, so row i holds the sum of the first
+# i+1 gradients (and the model's .grad is left written).
+# Hint: Reread the statement's first bullet: the model's `.grad` fields stay as they were, and each row holds one
+# example's gradient.
 def per_sample_grads(model, loss_fn, x, y):
     rows = {name: [] for name, _ in model.named_parameters()}
     for i in range(len(x)):

@@ -1,4 +1,5 @@
 # Canonical mistake: the MLP saves gate, up and their product, but not silu(gate).
+# Hint: Reread the MLP rows of the listing in section 5: every tensor it saves.
 def predict_training_bytes(config, batch, seq, optimizer_states=2):
     vocab, dim, layers = config["vocab_size"], config["dim"], config["n_layers"]
     heads, hidden = config["n_heads"], config["hidden"]

@@ -1,4 +1,5 @@
 # Canonical mistake: a lambda in the loop captures the loop variable, so every hook records under the last name.
+# Hint: Reread the `_make_hook` bullet and its parenthesis about a lambda inside the loop.
 class GradRecorder:
     def __init__(self, model):
         self.model = model

@@ -1,5 +1,7 @@
 # fails: test_GradRecorder_hidden
-# Plausible mistake: history entries created lazily by the hook, so a parameter that never gets a gradient has none.
+# Canonical mistake: history entries created lazily by the hook, so a parameter that never gets a gradient has none.
+# Hint: Reread the `__enter__` bullet: every parameter that requires grad gets its list, also one that never gets a
+# gradient.
 class GradRecorder:
     def __init__(self, model):
         self.model = model

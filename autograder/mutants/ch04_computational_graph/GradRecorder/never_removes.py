@@ -1,4 +1,5 @@
 # Canonical mistake: __exit__ forgets the handles, so the hooks stay on the model and keep recording.
+# Hint: Reread the `__exit__` bullet and the statement's last sentence.
 class GradRecorder:
     def __init__(self, model):
         self.model = model

@@ -1,4 +1,5 @@
-# Plausible mistake: the population std (correction=0) instead of the sample std the statement asks for.
+# Canonical mistake: the population std (correction=0) instead of the sample std the statement asks for.
+# Hint: Reread the `__enter__` bullet: which standard deviation, as `torch.std`'s default.
 class GradRecorder:
     def __init__(self, model):
         self.model = model

@@ -1,5 +1,6 @@
 # fails: test_GradRecorder_hidden
 # Canonical mistake: hooks registered in __init__, so they are live before the with-block starts.
+# Hint: Reread the statement's last sentence: nothing is registered before `__enter__`.
 class GradRecorder:
     def __init__(self, model):
         self.model = model

@@ -1,5 +1,6 @@
 # fails: test_GradRecorder_hidden
 # Canonical mistake: __exit__ returns True, which silently swallows any exception raised inside the with-block.
+# Hint: Reread the `__exit__` bullet: let exceptions propagate, and what to return.
 class GradRecorder:
     def __init__(self, model):
         self.model = model

@@ -1,4 +1,6 @@
 # Canonical mistake: a tensor hook (register_hook) records the incoming gradient, before it is added to .grad.
+# Hint: Reread the `__enter__` bullet: which hook, and the paragraph above the exercise on reading a parameter's
+# gradient.
 class GradRecorder:
     def __init__(self, model):
         self.model = model

@@ -1,4 +1,5 @@
-# Plausible mistake: the std kept as a 0-dim tensor (no .item()), not a Python float.
+# Canonical mistake: the std kept as a 0-dim tensor (no .item()), not a Python float.
+# Hint: Reread the `__enter__` bullet: each entry is a Python `float`.
 class GradRecorder:
     def __init__(self, model):
         self.model = model

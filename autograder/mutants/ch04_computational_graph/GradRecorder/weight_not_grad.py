@@ -1,4 +1,5 @@
 # Canonical mistake: records the std of the parameter itself instead of its gradient.
+# Hint: Reread the `__enter__` bullet: the standard deviation of what?
 class GradRecorder:
     def __init__(self, model):
         self.model = model

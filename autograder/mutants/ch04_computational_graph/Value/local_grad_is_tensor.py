@@ -1,5 +1,6 @@
 # fails: test_Value_hidden
-# Plausible mistake: tanh's local derivative kept as a 0-dim tensor (torch.tanh on a tensor), not a number.
+# Canonical mistake: tanh's local derivative kept as a 0-dim tensor (torch.tanh on a tensor), not a number.
+# Hint: Reread the statement's paragraph on what each local derivative may be.
 
 class Value:
     def __init__(self, data, _prev=(), _local_grads=(), op=""):

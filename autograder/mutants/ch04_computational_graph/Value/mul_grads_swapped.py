@@ -1,4 +1,5 @@
 # Canonical mistake: d(a*b)/da written as a instead of b (local derivatives of the product swapped).
+# Hint: Reread the first bullet of the statement: the local derivatives of `a * b`, in the order of `_prev`.
 class Value:
     def __init__(self, data, _prev=(), _local_grads=(), op=""):
         self.data = float(data)

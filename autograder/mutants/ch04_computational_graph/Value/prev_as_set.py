@@ -1,4 +1,6 @@
-# Canonical mistake: _prev kept as a set (as in micrograd), so a + a loses its second input and the local gradients no longer line up.
+# Canonical mistake: _prev kept as a set (as in micrograd), so a + a loses its second input and the local gradients no
+# longer line up.
+# Hint: Reread the statement's first sentence: `_prev` is a tuple, and a repeated input is repeated.
 class Value:
     def __init__(self, data, _prev=(), _local_grads=(), op=""):
         self.data = float(data)

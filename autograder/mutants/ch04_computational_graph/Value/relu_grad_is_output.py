@@ -1,4 +1,5 @@
 # Canonical mistake: the relu local derivative set to its output value instead of 1 (or 0).
+# Hint: Reread the second bullet of the statement: the local derivative of `relu`.
 class Value:
     def __init__(self, data, _prev=(), _local_grads=(), op=""):
         self.data = float(data)

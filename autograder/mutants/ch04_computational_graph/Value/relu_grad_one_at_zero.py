@@ -1,5 +1,6 @@
 # fails: test_Value_hidden
-# Plausible mistake: relu's local derivative is 1 at 0 (>= instead of >), unlike PyTorch.
+# Canonical mistake: relu's local derivative is 1 at 0 (>= instead of >), unlike PyTorch.
+# Hint: Reread the second bullet of the statement: the condition for `(1,)`, and what happens at 0.
 
 class Value:
     def __init__(self, data, _prev=(), _local_grads=(), op=""):

@@ -1,4 +1,5 @@
 # Canonical mistake: the tanh derivative computed from the input, 1 - x², instead of from the output, 1 - t².
+# Hint: Reread the second bullet of the statement: t is the output of tanh.
 class Value:
     def __init__(self, data, _prev=(), _local_grads=(), op=""):
         self.data = float(data)

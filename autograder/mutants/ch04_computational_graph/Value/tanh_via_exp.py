@@ -1,4 +1,5 @@
-# Plausible mistake: tanh written out as (e^2x - 1) / (e^2x + 1), which overflows (OverflowError) for large inputs.
+# Canonical mistake: tanh written out as (e^2x - 1) / (e^2x + 1), which overflows (OverflowError) for large inputs.
+# Hint: Reread the statement's paragraph on large inputs: `Value(800.0).tanh()`, and which formula overflows.
 
 class Value:
     def __init__(self, data, _prev=(), _local_grads=(), op=""):

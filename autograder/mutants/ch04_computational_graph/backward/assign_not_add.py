@@ -1,4 +1,5 @@
 # Canonical mistake: child.grad = ... instead of +=, so a node used twice keeps only its last contribution.
+# Hint: Reread step 3 of the statement: the operator that updates `child.grad`.
 def backward(root, order=None):
     if order is None:
         order = topological_order(root)

@@ -1,4 +1,5 @@
 # Canonical mistake: interior gradients are not reset, so a second backward pushes the first call's gradients again.
+# Hint: Reread step 1 of the statement: interior gradients are recomputed on every call.
 def backward(root, order=None):
     if order is None:
         order = topological_order(root)

@@ -1,5 +1,6 @@
 # fails: test_backward_hidden
-# Plausible mistake: the default order=None is never filled in, so backward(root) without an order fails.
+# Canonical mistake: the default order=None is never filled in, so backward(root) without an order fails.
+# Hint: Reread the statement's second sentence: what to do when `order` is `None`.
 def backward(root, order=None):
     for node in order:
         if node._prev:

@@ -1,4 +1,5 @@
 # Canonical mistake: walks the order backwards (inputs first), before any gradient has reached them.
+# Hint: Reread step 3 of the statement: in which order the nodes of `order` are visited.
 def backward(root, order=None):
     if order is None:
         order = topological_order(root)

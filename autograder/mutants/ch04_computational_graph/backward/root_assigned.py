@@ -1,5 +1,6 @@
 # fails: test_backward_hidden
-# Plausible mistake: root.grad = 1.0 instead of += 1.0; a leaf root then does not accumulate like PyTorch.
+# Canonical mistake: root.grad = 1.0 instead of += 1.0; a leaf root then does not accumulate like PyTorch.
+# Hint: Reread step 2 of the statement: add `1.0` to `root.grad`.
 def backward(root, order=None):
     if order is None:
         order = topological_order(root)

@@ -1,4 +1,5 @@
 # Canonical mistake: resets every gradient, leaves included, so backward twice does not accumulate like PyTorch.
+# Hint: Reread step 1 and the paragraph after the steps: which nodes are never reset.
 def backward(root, order=None):
     if order is None:
         order = topological_order(root)

@@ -1,6 +1,8 @@
 # fails: test_graph_nodes_hidden
-# Plausible mistake: dependencies counted once per parent node, not once per edge, so a node that one parent uses
+# Canonical mistake: dependencies counted once per parent node, not once per edge, so a node that one parent uses
 # twice (x * x) is decremented past zero and never becomes ready.
+# Hint: Reread step 1 of the statement: the edges that point at a node are counted, two edges from one parent
+# included.
 def graph_nodes(loss):
     root = loss.grad_fn
     if root is None:

@@ -1,4 +1,5 @@
 # Canonical mistake: node.name() instead of the type's name ("torch::autograd::AccumulateGrad").
+# Hint: Reread the statement's first sentence and its last one, on `node.name()`.
 def graph_nodes(loss):
     root = loss.grad_fn
     if root is None:

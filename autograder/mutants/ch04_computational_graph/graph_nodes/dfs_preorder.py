@@ -1,4 +1,5 @@
 # Canonical mistake: depth-first pre-order with a visited set; a node is listed before all its gradients have arrived.
+# Hint: Reread the paragraph above the exercise: a node runs only when all its dependencies have delivered.
 def graph_nodes(loss):
     root = loss.grad_fn
     if root is None:

@@ -1,4 +1,5 @@
 # Canonical mistake: dependency counting right, but ready nodes taken first-in-first-out instead of newest first.
+# Hint: Reread step 2 of the statement: which ready node is taken next.
 def graph_nodes(loss):
     root = loss.grad_fn
     if root is None:

@@ -1,4 +1,5 @@
 # Canonical mistake: breadth-first walk without a visited set; a node reached along two edges is listed twice.
+# Hint: Reread the statement's first sentence and step 1: each node once, even when reached along two edges.
 def graph_nodes(loss):
     root = loss.grad_fn
     if root is None:

@@ -1,4 +1,5 @@
 # Canonical mistake: the heap takes the smallest sequence number (the oldest node) first.
+# Hint: Reread step 2 of the statement: the ready node with the largest or the smallest sequence number?
 def graph_nodes(loss):
     root = loss.grad_fn
     if root is None:

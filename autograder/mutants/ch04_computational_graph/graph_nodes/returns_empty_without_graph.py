@@ -1,5 +1,6 @@
 # fails: test_graph_nodes_hidden
-# Plausible mistake: a tensor without grad_fn gives an empty list instead of the ValueError the statement asks for.
+# Canonical mistake: a tensor without grad_fn gives an empty list instead of the ValueError the statement asks for.
+# Hint: Reread the statement's last paragraph: what to do when `loss.grad_fn is None`.
 def graph_nodes(loss):
     root = loss.grad_fn
     if root is None:

@@ -1,4 +1,5 @@
-# Plausible mistake: a central finite difference of the gradient, (g(x + h v) - g(x - h v)) / 2h: close, not exact.
+# Canonical mistake: a central finite difference of the gradient, (g(x + h v) - g(x - h v)) / 2h: close, not exact.
+# Hint: Reread the statement: the product must be exact up to rounding, as autograd gives it.
 def hvp(f, x, v):
     def grad_at(point):
         point = point.detach().requires_grad_()

@@ -1,4 +1,5 @@
 # Canonical mistake: looks only at the loss node's direct next_functions instead of walking the whole graph.
+# Hint: Reread the first bullet of the statement: the walk covers everything reachable, not one step.
 def reachable_params(loss, model):
     if loss.grad_fn is None:
         return []

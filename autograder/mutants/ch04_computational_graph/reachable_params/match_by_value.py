@@ -1,5 +1,6 @@
 # fails: test_reachable_params_hidden
 # Canonical mistake: compares leaves with parameters by value, so equal-valued parameters are confused.
+# Hint: Reread the second bullet of the statement: how tensors are compared.
 def reachable_params(loss, model):
     leaves = []
     stack = [loss.grad_fn] if loss.grad_fn is not None else []

@@ -1,6 +1,7 @@
 # fails: test_reachable_params_hidden
-# Plausible mistake: a parameter counted as reached when a reached leaf has its shape (and dtype), not when it is
-# that very tensor: equal-shaped layers are confused.
+# Canonical mistake: a parameter counted as reached when a reached leaf has its shape (and dtype), not when it is that
+# very tensor: equal-shaped layers are confused.
+# Hint: Reread the second bullet of the statement: how tensors are compared, and why.
 def reachable_params(loss, model):
     shapes = set()
     stack = [loss.grad_fn] if loss.grad_fn is not None else []

@@ -1,4 +1,5 @@
-# Plausible mistake: the names returned as a tuple where the statement asks for a list.
+# Canonical mistake: the names returned as a tuple where the statement asks for a list.
+# Hint: Reread the statement's first sentence and its parenthesis: the container it returns.
 def reachable_params(loss, model):
     reached = set()
     stack = [loss.grad_fn] if loss.grad_fn is not None else []

@@ -1,4 +1,5 @@
 # Canonical mistake: runs backward and checks .grad, which writes gradients as a side effect.
+# Hint: Reread the last bullet of the statement: read the graph only.
 def reachable_params(loss, model):
     if loss.grad_fn is None:
         return []

@@ -1,6 +1,8 @@
 # fails: test_topological_order_hidden
-# Plausible mistake: Kahn's algorithm with in-degrees counted per distinct parent but decremented per edge: a node
+# Canonical mistake: Kahn's algorithm with in-degrees counted per distinct parent but decremented per edge: a node
 # that one parent uses twice becomes ready before its other users have been emitted.
+# Hint: Reread the statement: every node comes before all the nodes in its `_prev`, and an input can appear twice in
+# one `_prev`.
 def topological_order(root):
     parents, nodes, todo = {}, {id(root): root}, [root]
     while todo:

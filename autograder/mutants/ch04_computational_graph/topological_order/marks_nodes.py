@@ -1,5 +1,7 @@
-# Plausible mistake: "visited" stored on the nodes themselves and never cleared, so a second call on the same graph
+# Canonical mistake: "visited" stored on the nodes themselves and never cleared, so a second call on the same graph
 # finds everything already visited.
+# Hint: Reread the statement's first paragraph: change nothing on the nodes, and the function is called more than
+# once.
 def topological_order(root):
     order = []
 

@@ -1,4 +1,5 @@
 # Canonical mistake: depth-first post-order without a visited set; shared and reused nodes appear several times.
+# Hint: Reread the statement's first sentence: each node exactly once.
 def topological_order(root):
     order = []
 

@@ -1,4 +1,5 @@
 # Canonical mistake: returns the post-order as it is (inputs first, root last) instead of reversing it.
+# Hint: Reread the statement: `root` first, every node before its inputs.
 def topological_order(root):
     order, visited = [], set()
 

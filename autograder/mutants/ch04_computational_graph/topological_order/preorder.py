@@ -1,4 +1,6 @@
 # Canonical mistake: depth-first pre-order (a node listed when first met), not a reversed post-order.
+# Hint: Reread the statement's last paragraph: which order the classic way appends nodes in, and what it does at the
+# end.
 def topological_order(root):
     order, visited = [], set()
 

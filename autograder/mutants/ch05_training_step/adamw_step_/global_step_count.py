@@ -1,5 +1,8 @@
 # fails: test_adamw_step__hidden
-# Canonical mistake: one step counter for all parameters: a parameter skipped (no .grad) gets the wrong bias correction.
+# Canonical mistake: one step counter for all parameters: a parameter skipped (no .grad) gets the wrong bias
+# correction.
+# Hint: Reread the statement: `t` is the number of steps this parameter has taken, and a skipped parameter's `t` does
+# not advance.
 def adamw_step_(params, state, lr, betas, eps, weight_decay):
     beta1, beta2 = betas
     state["t"] = state.get("t", 0) + 1

@@ -1,5 +1,7 @@
-# Canonical mistake: each micro-batch's own token mean divided by accum_steps: right only when every micro-batch
-# holds as many real tokens.
+# Canonical mistake: each micro-batch's own token mean divided by accum_steps: right only when every micro-batch holds
+# as many real tokens.
+# Hint: Reread step 2 of the statement: the weighting by real tokens of the whole batch, and step 2 of the list above
+# the exercise.
 def train_step(model, batch, optimizer, *, accum_steps, max_norm, scheduler, autocast_dtype):
     tokens, targets, mask = batch
     optimizer.zero_grad(set_to_none=True)

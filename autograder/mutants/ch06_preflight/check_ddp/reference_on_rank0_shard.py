@@ -1,4 +1,5 @@
-# reference on rank0 shard
+# Canonical mistake: the one-process reference runs on rank 0's shard only, not on the whole batch.
+# Hint: Reread the one-process bullet: its loss is on the whole batch.
 def check_ddp(flight):
     def rank_grads(rank, world_size, model, batch):
         model.eval()

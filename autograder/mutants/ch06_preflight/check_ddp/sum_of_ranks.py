@@ -1,4 +1,6 @@
-# sum of ranks
+# Canonical mistake: compares the sum of the two ranks' gradients with the one-process gradients, instead of each
+# rank's.
+# Hint: Reread the statement's passing rule: each rank's gradients are compared with the one-process gradients.
 def check_ddp(flight):
     def rank_grads(rank, world_size, model, batch):
         model.eval()

@@ -1,5 +1,6 @@
-# train mode
 # fails: test_check_ddp_hidden
+# Canonical mistake: the ranks' copies stay in train mode, so dropout draws differ from the eval-mode reference.
+# Hint: Reread the two-process bullet: each rank's copy is in eval mode too, and why.
 def check_ddp(flight):
     def rank_grads(rank, world_size, model, batch):
         ddp_model = DDP(model, find_unused_parameters=True)

@@ -1,5 +1,6 @@
-# whole batch on every rank
 # fails: test_check_ddp_hidden
+# Canonical mistake: every rank runs the whole batch instead of its own rows, so the split is never tested.
+# Hint: Reread the two-process bullet: each rank takes its own rows of the batch.
 def check_ddp(flight):
     def rank_grads(rank, world_size, model, batch):
         model.eval()

@@ -1,4 +1,5 @@
-# last loss only
+# Canonical mistake: compares only the last step's losses, so runs that differ earlier and meet again pass.
+# Hint: Reread the statement: the two lists of three losses must be exactly equal, every step.
 def check_determinism(flight):
     runs = []
     for _ in range(2):

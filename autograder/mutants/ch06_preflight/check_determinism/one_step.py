@@ -1,5 +1,7 @@
-# one step
 # fails: test_check_determinism_hidden
+# Canonical mistake: each run takes one step instead of three, so randomness that first acts at a later step goes
+# unseen.
+# Hint: Reread the statement: each run takes three steps.
 def check_determinism(flight):
     runs = []
     for _ in range(2):

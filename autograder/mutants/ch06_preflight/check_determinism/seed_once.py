@@ -1,4 +1,6 @@
-# seed once
+# Canonical mistake: seeds once before both runs instead of at the start of each, so the second run draws other
+# numbers.
+# Hint: Reread the statement: each run starts by calling `course.seed_everything(flight.seed)`.
 def check_determinism(flight):
     runs = []
     course.seed_everything(flight.seed)

@@ -1,4 +1,6 @@
-# backward only runs
+# Canonical mistake: only checks that autograd's gradient is finite, never that it agrees with the central difference.
+# Hint: Reread the statement: autograd's gradient is compared with the central difference, within a tolerance it
+# gives.
 def check_functions(flight):
     worst = 0.0
     for fn, inputs in flight.functions:

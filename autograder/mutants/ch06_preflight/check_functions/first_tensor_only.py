@@ -1,5 +1,7 @@
-# first tensor only
 # fails: test_check_functions_hidden
+# Canonical mistake: checks the gradient of the first tensor argument only; a wrong gradient for a later one goes
+# unseen.
+# Hint: Reread the statement: every element of every floating-point tensor argument is compared.
 def check_functions(flight):
     worst = 0.0
     for fn, inputs in flight.functions:

@@ -1,4 +1,7 @@
-# float32 differences
+# Canonical mistake: central differences in float32, whose rounding error with eps = 1e-6 is of order one: correct
+# Functions fail.
+# Hint: Reread the statement and the section's paragraph on rounding: the copies and the central difference are
+# float64.
 def check_functions(flight):
     worst = 0.0
     for fn, inputs in flight.functions:

@@ -1,4 +1,7 @@
-# mean not median
+# Canonical mistake: compares each ratio with the mean of the ratios instead of their median, so one huge ratio raises
+# the bar for itself.
+# Hint: Reread the statement's paragraph on `m`: which average of the ratios, and the section's first paragraph on
+# why.
 def check_gradients(flight):
     model = copy.deepcopy(flight.model)
     flight.loss_fn(model, flight.make_batch(flight.batch_size)).backward()

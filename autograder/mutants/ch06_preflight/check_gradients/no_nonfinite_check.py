@@ -1,5 +1,7 @@
-# no nonfinite check
 # fails: test_check_gradients_hidden
+# Canonical mistake: no check for nan or ±inf gradients, so a non-finite gradient passes as long as its ratio looks
+# ordinary.
+# Hint: Reread the first bullet of the statement: a gradient with any `nan` or `±inf` element.
 def check_gradients(flight):
     model = copy.deepcopy(flight.model)
     flight.loss_fn(model, flight.make_batch(flight.batch_size)).backward()

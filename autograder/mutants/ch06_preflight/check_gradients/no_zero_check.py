@@ -1,4 +1,5 @@
-# no zero check
+# Canonical mistake: no check for gradients that are exactly zero, so a parameter that learns nothing passes.
+# Hint: Reread the second bullet of the statement: a gradient whose every element is exactly 0.
 def check_gradients(flight):
     model = copy.deepcopy(flight.model)
     flight.loss_fn(model, flight.make_batch(flight.batch_size)).backward()

@@ -1,4 +1,6 @@
-# ignores frozen
+# Canonical mistake: checks every parameter, also those listed in flight.frozen, so a layer frozen on purpose fails
+# the check.
+# Hint: Reread rules 2 and 3 of the statement: which parameters they apply to.
 def check_graph(flight):
     model = copy.deepcopy(flight.model)
     changed = []

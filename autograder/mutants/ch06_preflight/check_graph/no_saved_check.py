@@ -1,4 +1,6 @@
-# no saved check
+# Canonical mistake: never compares the saved tensors with their copies, so a write through .data after the forward
+# pass goes unseen.
+# Hint: Reread rule 4 of the statement and the section's paragraph on saved tensors overwritten through `.data`.
 def check_graph(flight):
     model = copy.deepcopy(flight.model)
     changed = []

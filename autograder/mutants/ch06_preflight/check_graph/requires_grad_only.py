@@ -1,4 +1,6 @@
-# requires grad only
+# Canonical mistake: checks requires_grad but not that the loss reaches each parameter's AccumulateGrad node, so a
+# .detach() goes unseen.
+# Hint: Reread rule 3 of the statement: a trainable parameter must also be reached from the loss.
 def check_graph(flight):
     model = copy.deepcopy(flight.model)
     changed = []

@@ -1,5 +1,6 @@
-# first two losses only
 # fails: test_check_memory_hidden
+# Canonical mistake: counts only the first two step losses as alive, so a leak of the last step goes unseen.
+# Hint: Reread part 2 of the statement: the check fails if any of the three losses is still alive.
 def check_memory(flight):
     model = copy.deepcopy(flight.model)
     b = flight.batch_size

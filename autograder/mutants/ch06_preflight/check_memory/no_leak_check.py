@@ -1,4 +1,5 @@
-# no leak check
+# Canonical mistake: never fails on losses still alive after their step, so a loss kept in a list goes unseen.
+# Hint: Reread part 2 of the statement: nothing outlives its step.
 def check_memory(flight):
     model = copy.deepcopy(flight.model)
     b = flight.batch_size

@@ -1,4 +1,5 @@
-# no linearity check
+# Canonical mistake: measures the saved bytes at three batch sizes but never fails when they do not grow linearly.
+# Hint: Reread part 1 of the statement: when memory is not linear in the batch, the check fails.
 def check_memory(flight):
     model = copy.deepcopy(flight.model)
     b = flight.batch_size

@@ -1,4 +1,5 @@
-# relative to previous
+# Canonical mistake: compares each loss with the previous one instead of the loss before any update.
+# Hint: Reread the statement: `Lk` is compared with `L0`, the loss before any update.
 def check_overfit(flight):
     model = copy.deepcopy(flight.model)
     optimizer = flight.make_optimizer(model.parameters())

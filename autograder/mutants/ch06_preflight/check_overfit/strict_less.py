@@ -1,5 +1,6 @@
-# strict less
 # fails: test_check_overfit_hidden
+# Canonical mistake: `<` for the stated `<=`, so a loss of exactly a tenth of L0 does not pass.
+# Hint: Reread the statement's inequality: `Lk <= 0.1 * L0`.
 def check_overfit(flight):
     model = copy.deepcopy(flight.model)
     optimizer = flight.make_optimizer(model.parameters())

@@ -1,5 +1,6 @@
-# trains the original
 # fails: test_check_overfit
+# Canonical mistake: trains flight.model itself instead of a copy, so the pre-flight changes the model it checks.
+# Hint: Reread the statement's first sentence: on a copy of `flight.model`.
 def check_overfit(flight):
     model = flight.model
     optimizer = flight.make_optimizer(model.parameters())

@@ -1,4 +1,5 @@
-# drops options
+# Canonical mistake: builds the Flight without the options, so batch_size, steps, seed and the others are ignored.
+# Hint: Reread the first bullet of the statement: the options are the Flight's fields.
 def preflight(model, make_batch, loss_fn, make_optimizer, *, checks=None, **options):
     flight = Flight(model, make_batch, loss_fn, make_optimizer)
     if checks is None:

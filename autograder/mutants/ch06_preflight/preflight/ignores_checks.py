@@ -1,4 +1,5 @@
-# ignores checks
+# Canonical mistake: always runs the chapter's seven checks, whatever `checks` says.
+# Hint: Reread the second bullet of the statement: when the chapter's seven are used.
 def preflight(model, make_batch, loss_fn, make_optimizer, *, checks=None, **options):
     flight = Flight(model, make_batch, loss_fn, make_optimizer, **options)
     if True:

@@ -1,4 +1,7 @@
-# no try
+# Canonical mistake: no try/except around a check: one check that raises ends the pre-flight instead of becoming a
+# failed row.
+# Hint: Reread the third bullet of the statement and the paragraph above the exercise: a check that raises is a failed
+# row.
 def preflight(model, make_batch, loss_fn, make_optimizer, *, checks=None, **options):
     flight = Flight(model, make_batch, loss_fn, make_optimizer, **options)
     if checks is None:
