@@ -33,8 +33,9 @@ SCORES = {"blank": 0, "html": 3, "missing": 0, "raises_a": 3, "raises_b": 3, "re
 
 
 def make_course(folder: Path) -> Path:
-    """A copy of the fixture course (config, source, release) with a second assignment, UNASSIGNED, beside it."""
-    for name in ("source", "release"):
+    """A copy of the fixture course (config, source, release, the catalogue of mistakes) with a second assignment,
+    UNASSIGNED, beside it."""
+    for name in ("source", "release", "mutants"):
         shutil.copytree(FIXTURE_COURSE / name, folder / name)
     shutil.copy(FIXTURE_COURSE / "nbgrader_config.py", folder)
     for name in ("source", "release"):

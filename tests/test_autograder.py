@@ -199,7 +199,7 @@ def test_cells_csv_has_every_graded_cell_in_notebook_order(graded):
 
 
 def test_reports_are_byte_identical_serial_in_parallel_and_without_sandbox(graded):
-    for name in ("grades.csv", "cells.csv"):
+    for name in ("grades.csv", "cells.csv", "diagnoses.csv"):
         files = {run: (out / name).read_bytes() for run, out in graded["runs"].items()}
         assert len(set(files.values())) == 1, name
 
@@ -243,7 +243,7 @@ def test_feedback_page_opens_with_links_to_each_failed_test_cell_and_colours_ver
         assert "celltag_failed-test" in cell[:300] and 'class="verdict verdict-failed"' in cell, name
     reference = _page(graded["out"], "reference").read_text()
     assert "Failed test cells" not in reference and reference.count('class="verdict verdict-passed"') == 4
-    assert ".verdict-failed {" in page  # the style is on the page itself
+    assert "pre.verdict-failed {" in page  # the style is on the page itself
 
 
 def test_feedback_pages_run_no_script_and_load_nothing_from_elsewhere(graded):

@@ -1,17 +1,18 @@
-"""OUT/report.html and OUT/messages.csv after a grading run of a small class on the fixture course: statuses,
-every student's scores, the score distribution over the same notebooks as the pass rates, pass rates of visible
-and hidden tests, failure messages grouped with their numbers normalised (hidden tests' messages included, and a
-worker's traceback whole: the page is the instructor's), flags, and every text escaped. The course has an
-assignment nobody was given: it gets no row and no section."""
+"""OUT/report.html, OUT/messages.csv and OUT/diagnoses.csv after a grading run of a small class on the fixture
+course: statuses, every student's scores, the score distribution over the same notebooks as the pass rates, pass
+rates of visible and hidden tests, failure messages grouped with their numbers normalised (hidden tests' messages
+included, and a worker's traceback whole: the page is the instructor's), the misconceptions the catalogue names,
+flags, and every text escaped. The course has an assignment nobody was given: it gets no row and no section."""
 import html
 import re
 from html.parser import HTMLParser
 
 import pytest
-from conftest import run_autograder
+from conftest import FIXTURE_COURSE, run_autograder
 from fixture_class import (ASSIGNMENT, HTML_MESSAGE, MISSPELT_FLAG, SCORES, UNASSIGNED, WORKER_CAUSE, make_class,
                            make_course)
 
+from autograder.catalogue import entries
 from autograder.reporting import class_report
 from autograder.reporting.messages import normalise
 from autograder.reporting.grades import read_rows
@@ -140,3 +141,22 @@ def test_report_is_self_contained_and_escapes_what_students_wrote(out):
                                                "details", "summary"}
     links = [value for _, attrs in tags.found for name, value in attrs if name in ("src", "href", "srcset")]
     assert links and all(link.startswith("data:image/png;base64,") for link in links)
+
+
+def test_a_known_mistake_is_named_in_diagnoses_csv_the_report_and_the_feedback(out):
+    """`wrong` divides with //: the catalogue's mean_of/floor_division. Nobody else's answer behaves like an
+    entry (raising, or a blank exercise, is no catalogued mistake)."""
+    entry = entries.read_entry(FIXTURE_COURSE / "mutants" / ASSIGNMENT / "mean_of" / "floor_division.py")
+    assert read_rows(out / "diagnoses.csv") == [{"student": "wrong", "assignment": ASSIGNMENT, "exercise": "mean_of",
+                                                 "mistake": "floor_division", "description": entry.description}]
+    page = (out / "report.html").read_text()
+    table = page[page.index(f"<h3>Misconceptions ({ASSIGNMENT})</h3>"):]
+    assert table[:table.index("</table>")].count("<tr>") == 2  # a header and one mistake
+    assert re.search(r"<tr><td>mean_of</td><td><code>floor_division</code></td><td>" + re.escape(
+        html.escape(entry.description)) + r'</td><td class="n">1</td></tr>', table)
+    feedback = _cells_text((out / "feedback" / "wrong" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text())
+    described = entry.description[:1].upper() + entry.description[1:]
+    said = f"Your answer behaves like a known mistake: {described} Hint: {entry.hint}"
+    assert said in " ".join(feedback.split())
+    assert "known mistake" not in _cells_text((out / "feedback" / "raises_a" / ASSIGNMENT / f"{ASSIGNMENT}.html")
+                                              .read_text())

@@ -10,7 +10,7 @@ import pytest
 from conftest import FIXTURE_COURSE, REPO_ROOT, SMALL_CLASS_CHAPTER, autograder_command
 
 from autograder.catalogue import mutation
-from autograder.grading import channel
+from autograder.grading import channel, sandbox
 from autograder.reporting.grades import read_rows
 
 FIXTURE = "fx01_basics"
@@ -90,17 +90,19 @@ def test_channel_accepts_only_the_next_line_signed_with_the_key():
         channel.LineReader().feed(b"x" * (channel.MAX_LINE + 1))
 
 
+# Where the runner and the modules it imports beside it (channel, behaviour) live, as the sandbox puts them together.
+RUNNER_PATH = list(dict.fromkeys(str(path.parent) for path in sandbox.RUNNER_FILES.values()))
+
+
 def test_runner_refuses_to_kill_processes_outside_a_sandbox():
     """The runner's reaper kills every process it may signal: only ever inside bwrap's pid namespace."""
-    code = ("import sys; sys.path.insert(0, 'autograder'); import runner\n"
+    code = (f"import sys; sys.path[:0] = {RUNNER_PATH!r}; import runner\n"
             "try:\n    runner._reaper()\nexcept RuntimeError as error:\n    print(error)")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True)
     assert done.stdout.strip() == "asked to reap processes outside a sandbox", done.stderr
 
 
-GUARD_CHECK = '''import sys, types
-sys.path.insert(0, "autograder")
-import torch, course.testing
+GUARD_CHECK = f"import sys, types\nsys.path[:0] = {RUNNER_PATH!r}\n" + '''import torch, course.testing
 import runner
 extra = types.ModuleType("extra")
 changes = runner.make_guard({"<extra>": extra})

@@ -1,5 +1,5 @@
 """--shard K/N and merge: the shards of a small class on the fixture course, merged, give the files one run
-writes (byte-identical grades.csv, cells.csv and messages.csv, the same feedback pages), with every log and a
+writes (byte-identical grades.csv, cells.csv, messages.csv and diagnoses.csv, the same feedback pages), with every log and a
 report for the whole class; every shard expects the assignments the whole class handed in, whichever students it
 grades; shards that do not make one whole grading are refused."""
 import os
@@ -88,8 +88,9 @@ def test_shards_split_the_class(runs):
 
 
 def test_merged_files_are_those_of_one_run(runs):
-    for name in ("grades.csv", "cells.csv", "messages.csv"):
+    for name in ("grades.csv", "cells.csv", "messages.csv", "diagnoses.csv"):
         assert (runs / "merged" / name).read_bytes() == (runs / "whole" / name).read_bytes(), name
+    assert b"floor_division" in (runs / "merged" / "diagnoses.csv").read_bytes()
     assert read_rows(runs / "merged" / "grades.csv")[-1]["student"] == "\\udcffodd"
     assert _files(runs / "merged" / "feedback") == _files(runs / "whole" / "feedback")
     assert not (runs / "merged" / "shard.json").exists()

@@ -20,6 +20,9 @@ from pathlib import Path
 
 from traitlets.config import Config
 
+from ..catalogue import diagnosis, entries
+from ..catalogue.diagnosis import Diagnosis
+from ..catalogue.entries import Entry
 from ..course_root import Blueprint, CourseRoot, assignments_in, generated_course_root
 from ..reporting import feedback
 from ..scaling import roster
@@ -49,6 +52,7 @@ class NotebookResult:
     detail: str
     cells: tuple[CellScore, ...]
     flags: tuple[str, ...] = ()
+    diagnoses: tuple[Diagnosis, ...] = ()  # the known mistakes its failing exercises behave like
 
     @property
     def score(self) -> float:
@@ -100,10 +104,11 @@ class Grader:
     added to every row of that student."""
 
     def __init__(self, course: CourseRoot, sandbox: Sandbox, submitted: Path, out: Path, temp: Path,
-                 student_flags: dict[str, tuple[str, ...]]):
+                 student_flags: dict[str, tuple[str, ...]], catalogue: dict[str, list[Entry]]):
         self.course, self.sandbox = course, sandbox
         self.submitted, self.out, self.temp = submitted, out, temp
         self.student_flags = student_flags
+        self.catalogue = catalogue  # assignment -> its entries, which diagnoses name
         config = course.config
         self.ignore = config.IgnorePattern.pattern if config.IgnorePattern.get("enabled", False) else None
         self.blueprints: dict[tuple[str, str], Blueprint] = {}
@@ -148,10 +153,12 @@ class Grader:
     def _grade(self, student: str, blueprint: Blueprint, expected: set[str], log: list):
         folder = self.submitted / student / blueprint.assignment
 
-        def done(status: str, detail: str, flags, cells=None, repaired=None, results=None, notes=None):
+        def done(status: str, detail: str, flags, cells=None, repaired=None, results=None, notes=None,
+                 diagnoses=()):
             result = NotebookResult(student, blueprint.assignment, blueprint.notebook, status, detail,
-                                    cells or scoring.unscored(blueprint), tuple(flags))
-            return result, feedback.notebook(blueprint, repaired, results or {}, notes or {}, self._heading(result))
+                                    cells or scoring.unscored(blueprint), tuple(flags), diagnoses)
+            return result, feedback.notebook(blueprint, repaired, results or {}, notes or {}, self._heading(result),
+                                             diagnoses)
 
         if (self.submitted / student).is_symlink():
             return done("missing", f"No {blueprint.assignment}/ folder was submitted.", [])
@@ -164,27 +171,58 @@ class Grader:
             return done("invalid", problem, flags)
         repaired = repair.repair(nb, blueprint)
         flags += [*repaired.flags, *scan.scan(repaired.nb)]
-        cells, preload = plan.cells(repaired.nb, blueprint)
-        limits = self.sandbox.limits
-        job = {"limits": limits.rlimits(), "imports": preload, "seed": SEED, "stream_limit": STREAM_LIMIT,
-               "cell_timeout": limits.cell_timeout, "cells": cells, "reap": self.sandbox.isolate}
-        scratch = self.temp / f"run-{next(self._runs)}"
-        try:
-            flags += _stage_files(folder, blueprint, scratch / "data")
-            outcome = session.run(self.sandbox, scratch, job)
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
-        log.append(f"run: {outcome.end}{' (' + outcome.exit + ')' if outcome.exit else ''}"
-                   f"{', ' + outcome.problem if outcome.problem else ''}, {outcome.seconds:.1f} s\n")
-        if outcome.output.strip():
-            log.append(f"process output:\n{outcome.output.rstrip()}\n")
-        verdict = scoring.decide(blueprint, repaired.nb, cells, outcome, self.ignore, limits.cell_timeout,
-                                 limits.notebook_timeout)
-        return done(verdict.status, verdict.detail, flags + list(verdict.flags), verdict.cells, repaired.nb,
-                    outcome.results, verdict.notes)
+        run = run_notebook(self.sandbox, blueprint, repaired.nb, folder, self.temp / f"run-{next(self._runs)}",
+                           self.catalogue.get(blueprint.assignment, []), self.ignore, log)
+        return done(run.verdict.status, run.verdict.detail, flags + list(run.staged) + list(run.verdict.flags),
+                    run.verdict.cells, repaired.nb, run.outcome.results, run.verdict.notes, run.diagnoses)
 
 
-def _build_home_seed(home: Path, preload: set[str]) -> None:
+@dataclass(frozen=True)
+class Run:
+    outcome: session.Outcome
+    verdict: scoring.Verdict
+    diagnoses: tuple[Diagnosis, ...]
+    staged: tuple[str, ...]  # flags about the student's other files
+
+
+def run_notebook(sandbox: Sandbox, blueprint: Blueprint, nb, folder: Path, scratch: Path, catalogue: list[Entry],
+                 ignore: str | None, log: list) -> Run:
+    """Runs a repaired notebook (its files from `folder` beside it) in `sandbox`, scores it and keeps the
+    diagnoses of its failing exercises; what happened goes into `log`."""
+    cells, preload = plan.cells(nb, blueprint)
+    limits = sandbox.limits
+    job = {"limits": limits.rlimits(), "imports": preload, "seed": SEED, "stream_limit": STREAM_LIMIT,
+           "cell_timeout": limits.cell_timeout, "cells": cells, "reap": sandbox.isolate}
+    asked = diagnosis.request(blueprint, nb, catalogue, limits.cell_timeout)
+    if asked:
+        job["diagnosis"] = asked
+    try:
+        staged = _stage_files(folder, blueprint, scratch / "data")
+        outcome = session.run(sandbox, scratch, job)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    log.append(f"run: {outcome.end}{' (' + outcome.exit + ')' if outcome.exit else ''}"
+               f"{', ' + outcome.problem if outcome.problem else ''}, {outcome.seconds:.1f} s\n")
+    if outcome.output.strip():
+        log.append(f"process output:\n{outcome.output.rstrip()}\n")
+    if outcome.diagnoses.get("seconds") or outcome.diagnoses.get("found") or outcome.diagnosis_problem:
+        log.append(_diagnosis_line(outcome))
+    verdict = scoring.decide(blueprint, nb, cells, outcome, ignore, limits.cell_timeout, limits.notebook_timeout)
+    named = diagnosis.kept(outcome.diagnoses.get("found"), blueprint, verdict.cells, catalogue)
+    return Run(outcome, verdict, named, tuple(staged))
+
+
+def _diagnosis_line(outcome) -> str:
+    """The grading log's line about a run's diagnosis: its own time (what `make bench` adds up), whether it was
+    cut short, and the mistakes it named before the grader kept those of exercises that lost points."""
+    found = outcome.diagnoses.get("found") or {}
+    named = "".join(f"; {exercise}: {', '.join(names)}" for exercise, names in found.items())
+    cut = ", stopped at its time budget" if outcome.diagnoses.get("cut") else ""
+    problem = f", cut short: {outcome.diagnosis_problem}" if outcome.diagnosis_problem else ""
+    return f"diagnosis: {outcome.diagnoses.get('seconds', 0):.2f} s{cut}{problem}{named}\n"
+
+
+def build_home_seed(home: Path, preload: set[str]) -> None:
     """Matplotlib's font cache, built once here: in every run it would cost seconds, and print a notice."""
     if not any(module.split(".")[0] == "matplotlib" for module in preload):
         return
@@ -218,13 +256,14 @@ def grade_batch(course_dir: Path, submitted_dir: Path, out_dir: Path, log, assig
             sandbox = Sandbox(options.isolate, limits, temp, GRADING_ENV)
             try:
                 sandbox.preflight(temp / "preflight")
-                grader = Grader(course, sandbox, submitted_dir, out_dir, temp, student_flags)
+                catalogue = {a: entries.load(entries.catalogue_folder(course_dir) / a) for a in assignments}
+                grader = Grader(course, sandbox, submitted_dir, out_dir, temp, student_flags, catalogue)
                 tasks = [(s, a, n) for s in students for a in assignments for n in course.notebooks(a)]
                 preload = {module for assignment in assignments for notebook in course.notebooks(assignment)
                            for cell in grader.blueprint(assignment, notebook).cells
                            if cell.role in ("test", "locked") and cell.cell_type == "code"
                            for module in plan.bindings(cell.source)[2]}
-                _build_home_seed(sandbox.home_seed, preload)
+                build_home_seed(sandbox.home_seed, preload)
                 results = []
                 with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
                     try:

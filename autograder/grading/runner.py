@@ -25,6 +25,12 @@ What keeps a test cell's facts honest, against student code that runs before it 
     running; gc runs only while cells run, so no student finalizer runs inside the runner's own steps.
 Known limit: a patch that student code makes *and undoes* while one test cell runs is not seen; the static scan
 (scan.py) flags such code for review.
+
+After the last result, and only then, the runner may diagnose the failing exercises (catalogue/behaviour.py): it
+replays their test cells from what it kept before each one ran (the namespace, the random generators), with each
+catalogued mistake in place of the student's code, and sends the names of those that behave like the student's
+answer. Nothing it does then can change a score: every result is already sent, and findings outside the cells
+are not the grader's business.
 """
 import ast
 import builtins
@@ -37,6 +43,7 @@ import operator
 import os
 import random
 import resource
+import select
 import shutil
 import signal
 import sys
@@ -45,6 +52,7 @@ import traceback
 import types
 from _thread import _local as _thread_local
 
+import behaviour
 import channel
 
 # Values whose identity may change without harm; only functions, classes, modules and other objects are guarded.
@@ -335,16 +343,47 @@ def make_timer():
     return call
 
 
+def _random_states() -> tuple:
+    """The states of the random generators a cell may draw from (Python's, NumPy's, torch's CPU one)."""
+    numpy, torch = sys.modules.get("numpy"), sys.modules.get("torch")
+    return (random.getstate(), numpy.random.get_state() if numpy else None,
+            torch.get_rng_state() if torch else None)
+
+
+def _set_random_states(states: tuple) -> None:
+    python, numpy_state, torch_state = states
+    random.setstate(python)
+    if numpy_state is not None:
+        sys.modules["numpy"].random.set_state(numpy_state)
+    if torch_state is not None:
+        sys.modules["torch"].set_rng_state(torch_state)
+
+
 def make_cell_runner(job: dict, ns: dict, restore, call, current: list):
-    """run(cell) -> result dict. The lines between a cell's end and restore() use captured callables only."""
+    """(run(cell) -> result dict, define, replay, isolated): the last three run a catalogued mistake's code and a
+    test cell again after the notebook, in a child process, for behaviour.diagnose. The lines between a cell's
+    end and restore() use captured callables only."""
     _compile, _exec, _eval, _isinstance, _dict, _len = compile, exec, eval, isinstance, dict, len
     only_ast, expr, expression = ast.PyCF_ONLY_AST, ast.Expr, ast.Expression
     gc_enable, gc_disable, monotonic, threads = gc.enable, gc.disable, time.monotonic, sys._current_frames
-    getpid, leave, runner_pid = os.getpid, os._exit, os.getpid()
-    reap = _reaper() if job.get("reap") else (lambda: None)
+    getpid, leave = os.getpid, os._exit
+    # The process that runs cells: the runner, or a diagnosis child (see isolated); a process a cell forked
+    # that comes back into this loop leaves at once. Only the runner reaps: a child's kill(-1) would reach it.
+    owner, reaping = [os.getpid()], [bool(job.get("reap"))]
+    reap_all = _reaper() if job.get("reap") else (lambda: None)
+
+    def reap() -> None:
+        if reaping[0]:
+            reap_all()
     builtins_copy = dict(builtins.__dict__)
     limit, timeout = job["stream_limit"], job["cell_timeout"]
     course_bindings = {}  # name -> value a course cell imported or defined
+    # The test cells a diagnosis may replay: each one's namespace before it ran, the random generators' states
+    # then, its source and the time a replay may take (cheap: a dict copy and a few kilobytes of generator state
+    # per test cell).
+    probed = frozenset(index for exercise in job.get("diagnosis", {}).get("exercises", ())
+                       for index in exercise["tests"])
+    snapshots = {}
 
     def execute(source: str, filename: str, namespace: dict):
         tree = _compile(source, filename, "exec", only_ast)
@@ -354,6 +393,26 @@ def make_cell_runner(job: dict, ns: dict, restore, call, current: list):
             value = _eval(_compile(expression(last.value), filename, "eval"), namespace)
             return None if source.rstrip().endswith(";") else value
         return None
+
+    def in_cell(source: str, filename: str, namespace: dict, seconds: float, guarded: bool = True) -> tuple:
+        """Runs `source` as a cell: stdout and stderr captured, gc on, under the timer; then restore() (unless
+        not `guarded`) and reap(). Returns (value, error, what restore() found, whether sys.stdout or sys.stderr
+        was swapped, seconds, the two captures)."""
+        out, err = Capture([], limit), Capture([], limit)
+        streams = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = out, err
+        started = monotonic()
+        gc_enable()
+        value, error = call(lambda: execute(source, filename, namespace), seconds)
+        if getpid() != owner[0]:
+            leave(0)  # a child the cell forked, back in the runner's loop: only the runner runs the notebook
+        gc_disable()
+        changed = restore() if guarded else []
+        elapsed = monotonic() - started
+        reap()
+        swapped = sys.stdout is not out or sys.stderr is not err
+        sys.stdout, sys.stderr = streams
+        return value, error, changed, swapped, elapsed, (out, err)
 
     def run(cell: dict) -> dict:
         before_changes = restore()
@@ -366,26 +425,16 @@ def make_cell_runner(job: dict, ns: dict, restore, call, current: list):
         if kind == "test":
             namespace, hidden = _test_namespace(result)
             result["threads"] = _len(threads()) - 1
+            if index in probed:
+                snapshots[index] = [_dict(namespace), _random_states(), source, timeout]
         else:
             namespace, hidden = ns, {}
         before = _dict(ns) if kind == "course" else None
-        out_parts, err_parts = [], []
-        out, err = Capture(out_parts, limit), Capture(err_parts, limit)
-        streams = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = out, err
-        started = monotonic()
-        gc_enable()
-        value, error = call(lambda: execute(source, filename, namespace), timeout)
-        if getpid() != runner_pid:
-            leave(0)  # a child the cell forked, back in the runner's loop: only the runner runs the notebook
-        gc_disable()
-        changed = restore()
-        seconds = monotonic() - started
-        reap()
+        value, error, changed, swapped, seconds, (out, err) = in_cell(source, filename, namespace, timeout)
         if kind == "test":
             result["threads"] = max(result["threads"], _len(threads()) - 1)
-        swapped = sys.stdout is not out or sys.stderr is not err
-        sys.stdout, sys.stderr = streams
+            if index in probed:  # a replay may take a little longer than the cell did, not a cell timeout
+                snapshots[index][3] = min(timeout, 2 * seconds + 1.0)
         # Describing the outcome may run student code (an exception's __str__, a value's __repr__): under the
         # timer, followed by another restore. Without either, no student code ran since the last restore.
         if error is not None:
@@ -397,8 +446,8 @@ def make_cell_runner(job: dict, ns: dict, restore, call, current: list):
                                      20000)
             changed += restore()
         changed += ["sys.stdout or sys.stderr"] if swapped else []
-        result.update(ok=error is None, seconds=round(seconds, 3), stdout=_joined(out_parts, out.dropped),
-                      stderr=_joined(err_parts, err.dropped), changed=changed)
+        result.update(ok=error is None, seconds=round(seconds, 3), stdout=_joined(out.parts, out.dropped),
+                      stderr=_joined(err.parts, err.dropped), changed=changed)
         if kind == "test":  # what the test cell defined stays defined, as in a notebook
             for name, bound in namespace.items():
                 if name != "__builtins__" and name not in hidden and ns.get(name) is not bound:
@@ -406,6 +455,46 @@ def make_cell_runner(job: dict, ns: dict, restore, call, current: list):
         if kind == "course":
             _record_bindings(cell, filename, before)
         return result
+
+    def _from_snapshot(index: int) -> tuple[dict, dict]:
+        """(a copy of test cell `index`'s namespace before it ran, with builtins of its own; that namespace)."""
+        before = snapshots[index][0]
+        namespace = _dict(before)
+        namespace["__builtins__"] = _dict(builtins_copy)
+        return namespace, before
+
+    def _new_names(namespace: dict, before: dict) -> dict:
+        return {name: value for name, value in namespace.items()
+                if name != "__builtins__" and before.get(name) is not value}
+
+    # Replays run after every result was sent, so nothing they do changes a score: the guard, which costs tens
+    # of milliseconds a call, is not run around each (the diagnosis runs it once before them all). What student
+    # code changes then can only blur its own diagnosis.
+    def define(source: str, index: int) -> dict | None:
+        """What a catalogued mistake's code defines, run in the state test cell `index` first ran in; None when
+        it raised."""
+        namespace, before = _from_snapshot(index)
+        _, error, _, _, _, _ = in_cell(source, STUDENT_FILE.format("catalogue"), namespace, timeout, False)
+        return None if error is not None else _new_names(namespace, before)
+
+    def replay(index: int, definitions: dict, carried: dict, names: list, calls: list) -> tuple[dict, dict]:
+        """Test cell `index` again, from its state before it first ran, with `carried` and `definitions` in
+        place and the functions among `names` recording their calls into `calls`: (its result, as far as
+        behaviour reads it; the other names it defined)."""
+        namespace, before = _from_snapshot(index)
+        namespace.update(carried)
+        namespace.update(definitions)
+        for name in names:
+            if type(namespace.get(name)) is types.FunctionType:
+                namespace[name] = behaviour.recording(namespace[name], calls)
+        _set_random_states(snapshots[index][1])
+        _, error, _, _, _, (_, err) = in_cell(snapshots[index][2], COURSE_FILE.format(index), namespace,
+                                              snapshots[index][3], False)
+        result = {"stderr": _joined(err.parts, err.dropped)}
+        if error is not None:
+            result["error"] = _describe(error)
+        defined = _new_names(namespace, before)
+        return result, {name: value for name, value in defined.items() if name not in names}
 
     def _test_namespace(result: dict) -> tuple:
         """A copy of the namespace for a test cell, and the student names hidden from it."""
@@ -447,7 +536,45 @@ def make_cell_runner(job: dict, ns: dict, restore, call, current: list):
                 "evalue": _cap_middle(evalue if problem is None else "<str() failed>", 8000),
                 "traceback": _cap(trace if problem2 is None else "<traceback unavailable>", 16000)}
 
-    return run
+    def isolated(work):
+        """work() in a forked child, whose changes to the notebook's objects die with it: one exercise's
+        replays never change what another's see. Its JSON-able value, or None if the child failed."""
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_fd)
+            owner[0], reaping[0] = getpid(), False
+            try:
+                data = json.dumps(work()).encode()
+            except BaseException:  # noqa: B036 - the child's answer is lost, not the runner
+                data = b"null"
+            while data:
+                data = data[os.write(write_fd, data):]
+            leave(0)
+        os.close(write_fd)
+        # Read until the child has exited and the pipe is empty: not until end of file, which a process the
+        # child started could hold off for ever by keeping the pipe open.
+        chunks, exited = [], False
+        while True:
+            if select.select([read_fd], [], [], 0.05)[0]:
+                chunk = os.read(read_fd, 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            elif exited:
+                break
+            else:
+                exited = os.waitpid(pid, os.WNOHANG)[0] != 0
+        os.close(read_fd)
+        if not exited:
+            os.waitpid(pid, 0)
+        reap()
+        try:
+            return json.loads(b"".join(chunks) or b"null")
+        except ValueError:  # the child died half-way through its answer
+            return None
+
+    return run, define, replay, isolated
 
 
 def _reaper():
@@ -566,10 +693,20 @@ def main(argv: list) -> None:
     current, leave = [-1], os._exit
     install_audit(send, current)
     _enter_workdir(job)
-    run = make_cell_runner(job, user.__dict__, restore, make_timer(), current)
+    run, define, replay, isolated = make_cell_runner(job, user.__dict__, restore, make_timer(), current)
     send(encode({"type": "ready", "imports": loaded}))
+    results = {}
     for cell in job["cells"]:
-        send(encode(run(cell)))
+        results[cell["index"]] = run(cell)
+        send(encode(results[cell["index"]]))
+    diagnosis = job.get("diagnosis")
+    if diagnosis and diagnosis["exercises"]:
+        # Every result is sent: nothing from here on changes a score. What student code reports now is no
+        # cell's (the grader ignores findings outside the cells).
+        current[0] = -1
+        found = behaviour.diagnose(diagnosis["exercises"], results, isolated, replay, define, restore,
+                                   time.monotonic, diagnosis["budget"])
+        send(encode({"type": "diagnoses", **found}))
     send(encode({"type": "finished"}))
     # No interpreter shutdown: it would run the atexit handlers and finalizers student code registered.
     leave(0)

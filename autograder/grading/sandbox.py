@@ -5,7 +5,7 @@ The jail (bwrap, as root, without a user namespace):
     ch05's two DDP workers talk over it, and nothing outside the namespace is reachable);
   * a file system of its own: /usr, the Python install, the venv and the `course` package, all read-only at their
     real paths (the repository itself, `source/`, gradebooks and other students' folders are not there); the
-    runner and channel files and the student's data files read-only under /grader; /tmp a size-capped tmpfs that
+    runner's files (RUNNER_FILES) and the student's data files read-only under /grader; /tmp a size-capped tmpfs that
     holds the working folder and $HOME; fresh /proc and /dev;
   * the runner runs as uid/gid 65534 with no capabilities and no_new_privs (setpriv), in a new session;
   * --die-with-parent: if the grader dies, so does the jail. When the jail's pid 1 ends, the kernel kills every
@@ -14,8 +14,9 @@ cgroups (v1): a memory cap (tmpfs pages count too, which bounds a disk fill) and
 every process still in them is killed and the groups are removed. The runner itself sets its CPU and file size
 rlimits (a memory rlimit would break `import torch`).
 
-With `--no-sandbox` the same runner runs as a plain child process in a new session, under the cgroups when
-they are available (root), else with only its rlimits: for machines without bubblewrap, never for strangers' code.
+With `--no-sandbox` the same runner (its files copied side by side into the scratch folder) runs as a plain child
+process in a new session, under the cgroups when they are available (root), else with only its rlimits: for
+machines without bubblewrap, never for strangers' code.
 """
 import itertools
 import os
@@ -35,9 +36,12 @@ from ..invocation import option
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 CONTROLLERS = ("memory", "pids")
 NOBODY = "65534"
-GRADER_DIR = "/grader"  # in the jail: runner.py, channel.py, the data files, the $HOME seed
+GRADER_DIR = "/grader"  # in the jail: the runner's files, the data files, the $HOME seed
 ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "nsswitch.conf", "passwd", "group", "localtime")
 HERE = Path(__file__).resolve().parent
+# The grader's files the runner sees, by name: itself, the signed channel, and the catalogue's diagnosis.
+RUNNER_FILES = {"runner.py": HERE / "runner.py", "channel.py": HERE / "channel.py",
+                "behaviour.py": HERE.parent / "catalogue" / "behaviour.py"}
 # Joins the cgroups given as arguments, then becomes the command after them: nothing it starts escapes them.
 JOIN_CGROUPS = 'for g in "$@"; do [ "$g" = -- ] && break; echo $$ > "$g/cgroup.procs" || exit 125; done; ' \
                'while [ "$1" != -- ]; do shift; done; shift; exec "$@"'
@@ -131,6 +135,10 @@ class Jail:
             self.home, self.workdir, self.tmp = str(scratch / "home"), str(scratch / "work"), str(scratch / "tmp")
             self.data, self.home_seed = str(scratch / "data"), str(sandbox.home_seed)
             os.makedirs(self.tmp, exist_ok=True)
+            # The runner's files side by side, as in the jail's /grader: it imports channel and behaviour.
+            (scratch / "grader").mkdir(exist_ok=True)
+            for name, path in RUNNER_FILES.items():
+                shutil.copyfile(path, scratch / "grader" / name)
 
     def environment(self) -> dict:
         return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": self.home, "TMPDIR": self.tmp, "LANG": "C.UTF-8",
@@ -138,7 +146,7 @@ class Jail:
 
     def runner(self, *args: str) -> list[str]:
         """The command line that starts the runner, as seen from inside."""
-        where = f"{GRADER_DIR}/runner.py" if self.sandbox.isolate else str(HERE / "runner.py")
+        where = f"{GRADER_DIR}/runner.py" if self.sandbox.isolate else str(self.scratch / "grader" / "runner.py")
         return [sys.executable, "-s", "-B", where, *args]
 
     def _command(self, program: list[str]) -> list[str]:
@@ -155,9 +163,8 @@ class Jail:
                 bwrap += ["--ro-bind", str(path), str(path)]
         binds = [(f"/etc/{name}", f"/etc/{name}") for name in ETC_FILES if (Path("/etc") / name).exists()]
         binds += [(str(path), str(path)) for path in _python_binds()]
-        binds += [(str(HERE / "runner.py"), f"{GRADER_DIR}/runner.py"),
-                  (str(HERE / "channel.py"), f"{GRADER_DIR}/channel.py"),
-                  (str(self.scratch / "data"), self.data), (str(self.sandbox.home_seed), self.home_seed)]
+        binds += [(str(path), f"{GRADER_DIR}/{name}") for name, path in RUNNER_FILES.items()]
+        binds += [(str(self.scratch / "data"), self.data), (str(self.sandbox.home_seed), self.home_seed)]
         # The scratch /tmp is mounted before the binds: a checkout that lives under /tmp (a CI clone) keeps its
         # venv and course package visible, read-only, on top of it.
         bwrap += ["--size", str(self.sandbox.limits.tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp"]

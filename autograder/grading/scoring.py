@@ -61,10 +61,13 @@ def _first_line(text: str, limit: int) -> str:
 def first_error(planned: list[dict], outcome: Outcome, label) -> str | None:
     """'<cell>: <error>' of the first cell outside the test cells that raised, in run order: the cause of
     failures further down (a solution cell's ModuleNotFoundError leaves its function undefined, and its tests
-    fail with a NameError). None when there is none; a stub's NotImplementedError does not count."""
+    fail with a NameError). None when there is none, or when it is a stub's NotImplementedError (an exercise left
+    blank: what fails after it follows from that) or a timeout (the detail says so already)."""
     for cell in planned:
         error = outcome.results.get(cell["index"], {}).get("error")
-        if cell["kind"] != "test" and error and error.get("ename") not in (STUB_ENAME, TIMEOUT_ENAME):
+        if cell["kind"] != "test" and error:
+            if error.get("ename") in (STUB_ENAME, TIMEOUT_ENAME):
+                return None
             message = f"{error['ename']}: {error.get('evalue', '')}".rstrip(": ")
             return f"{label(cell['index'])}: {_first_line(message, NOTE_LIMIT)}"
     return None

@@ -34,6 +34,11 @@ class Outcome:
     problem: str = ""  # what was wrong with the channel
     output: str = ""
     seconds: float = 0.0
+    # After the last result, the runner's diagnosis (catalogue.behaviour): {"found", "seconds", "cut"}; empty
+    # when there was none. A run that ends badly after its last result is still "finished": nothing after the
+    # last result changes a score, and what went wrong is kept in `diagnosis_problem`.
+    diagnoses: dict = field(default_factory=dict)
+    diagnosis_problem: str = ""
 
 
 def _exit_words(returncode: int | None, isolated: bool, out_of_memory: bool, limits: Limits) -> str:
@@ -83,6 +88,9 @@ class _Run:
                 os.close(fd)
             self.selector.close()
         outcome = self.outcome
+        if outcome.end not in ("finished", "cancelled") and len(outcome.results) == len(self.order):
+            outcome.diagnosis_problem = f"{outcome.end}{': ' + outcome.problem if outcome.problem else ''}"
+            outcome.end, outcome.problem, outcome.diagnoses = "finished", "", {}
         if outcome.end != "finished":
             outcome.running = next((index for index in self.order if index not in outcome.results), None)
         if outcome.end in ("died", "no_start"):
@@ -177,6 +185,9 @@ class _Run:
             return
         if kind == "finished" and outcome.ready and expected is None:
             outcome.end = "finished"
+            return
+        if kind == "diagnoses" and outcome.ready and expected is None and not outcome.diagnoses:
+            outcome.diagnoses = {"found": body.get("found"), "seconds": body.get("seconds"), "cut": body.get("cut")}
             return
         if kind == "ready" and not outcome.ready:
             outcome.ready = True

@@ -4,7 +4,8 @@ Every student's scores (one row per student, one column per assignment), and per
 distribution, the pass rate of every test cell (visible and hidden side by side, and how many students passed a
 visible test yet failed the hidden one after it: where the visible tests mislead), the most common failure
 messages per test cell (numbers normalised, so `expected 0.25, got 0.5` and `expected 0.25, got 0.7` count as one
-mistake), the students with flags, and every notebook that was not graded normally.
+mistake), the misconceptions (the catalogue's known mistakes the failing answers behave like, and how many
+students show each), the students with flags, and every notebook that was not graded normally.
 
 The distribution and the pass rates count the same notebooks: those that ran (graded, timeout, kernel_died). A
 notebook that was missing, unreadable or not gradable has no test results to count; it is 0 in grades.csv and
@@ -202,6 +203,22 @@ def _example(message: str) -> str:
     return f"<details><summary><code>{_e(first[:FOLD_AT])}</code></summary><code>{_e(message)}</code></details>"
 
 
+def _misconceptions(results) -> str:
+    """The known mistakes the class's failing answers behave like (the catalogue's entries, as the diagnosis
+    named them), most common first, each with how many students show it."""
+    students, described = defaultdict(set), {}
+    for r in results:
+        for d in r.diagnoses:
+            students[(d.exercise, d.mistake)].add(r.student)
+            described[(d.exercise, d.mistake)] = d.description
+    if not students:
+        return "<p>No failing answer behaved like a known mistake of the catalogue.</p>"
+    ordered = sorted(students, key=lambda key: (-len(students[key]), key))
+    rows = [[_e(exercise), f"<code>{_e(mistake)}</code>", _e(described[(exercise, mistake)]),
+             str(len(students[(exercise, mistake)]))] for exercise, mistake in ordered]
+    return _table(["exercise", "mistake", "description", "students"], rows, {3})
+
+
 def _assignment(assignment: str, results) -> str:
     if not _ran(results):
         counts = Counter(r.status for r in results)
@@ -209,7 +226,8 @@ def _assignment(assignment: str, results) -> str:
                 f"({', '.join(f'{n} {status}' for status, n in sorted(counts.items()))}): no scores or test "
                 "results to show.</p>")
     return (f"<h2>{_e(assignment)}</h2><h3>Score distribution</h3>{_scores(assignment, results)}"
-            f"<h3>Test cells</h3>{_cells(assignment, results)}")
+            f"<h3>Test cells</h3>{_cells(assignment, results)}"
+            f"<h3>Misconceptions ({_e(assignment)})</h3>{_misconceptions(results)}")
 
 
 def render(results) -> str:

@@ -25,6 +25,7 @@ from nbconvert.exporters.templateexporter import TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
+from ..catalogue.diagnosis import test_owners
 from ..course_root import Blueprint
 
 HIDDEN_BLOCK = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
@@ -80,20 +81,40 @@ def _verdict(passed: bool, text: str):
         "text/html": f'<pre class="verdict verdict-{kind}">{html.escape(text)}</pre>', "text/plain": text})
 
 
-def _failures_summary(failed: list[tuple[str, str]]) -> str:
-    """Markdown for the heading: a link to each failed test cell (its anchor on the page), in page order."""
-    if not failed:
-        return ""
-    links = "\n".join(f"- [{html.escape(name)}](#cell-id={anchor})" for name, anchor in failed)
-    return f"\n\n**Failed test cells** (each link jumps to the cell):\n\n{links}"
+def _failures_summary(failed: list[tuple[str, str]], mistakes: list[tuple[str, str]]) -> str:
+    """Markdown for the heading: a link to each failed test cell and to each known mistake found (anchors on
+    the page), in page order."""
+    text = ""
+    if failed:
+        links = "\n".join(f"- [{html.escape(name)}](#cell-id={anchor})" for name, anchor in failed)
+        text += f"\n\n**Failed test cells** (each link jumps to the cell):\n\n{links}"
+    if mistakes:
+        links = "\n".join(f"- [{html.escape(exercise)}](#cell-id={anchor})" for exercise, anchor in mistakes)
+        text += f"\n\n**Exercises whose answer behaves like a known mistake:**\n\n{links}"
+    return text
 
 
-def notebook(blueprint: Blueprint, repaired, results: dict, notes: dict, heading: str):
-    """The feedback notebook: a heading cell (the score, the detail and a link to every failed test cell), then
-    the repaired notebook's cells with outputs and a coloured verdict under each test cell."""
+def _known_mistakes(found: list) -> str:
+    """An exercise's diagnoses as the page shows them, under its last test cell: what the mistake is, and where
+    in the statement to look (the catalogue's words, escaped)."""
+    items = "".join(f"<p><strong>Your answer behaves like a known mistake:</strong> "
+                    f"{html.escape(d.description[:1].upper() + d.description[1:])}"
+                    + (f"<br><strong>Hint:</strong> {html.escape(d.hint)}" if d.hint else "") + "</p>"
+                    for d in found)
+    return f'<div class="known-mistake">{items}</div>'
+
+
+def notebook(blueprint: Blueprint, repaired, results: dict, notes: dict, heading: str, diagnoses=()):
+    """The feedback notebook: a heading cell (the score, the detail and a link to every failed test cell and
+    known mistake), then the repaired notebook's cells with outputs and a coloured verdict under each test cell,
+    and under the last test cell of an exercise that behaves like a known mistake (`diagnoses`), what it is."""
     secrets = _secret_lines(blueprint)
     cells = [nbformat.v4.new_markdown_cell(heading)]
     failed = []  # (what the link says, anchor) of each failed test cell
+    owner = test_owners(blueprint)
+    last_test = {owner[c.metadata["nbgrader"]["grade_id"]]: index for index, c in enumerate(repaired.cells)
+                 if c.metadata.get("nbgrader", {}).get("grade_id") in owner} if repaired is not None else {}
+    mistakes = []  # (exercise, anchor) of each exercise with a diagnosis
     for index, cell in enumerate(repaired.cells if repaired is not None else []):
         meta = cell.metadata.get("nbgrader", {})
         known = blueprint.cell(meta.get("grade_id")) if meta else None
@@ -114,7 +135,11 @@ def notebook(blueprint: Blueprint, repaired, results: dict, notes: dict, heading
                 shown.metadata["tags"] = ["failed-test"]
                 failed.append((f"{known.grade_id}{' (hidden tests)' if hidden else ''}", f"cell-{len(cells)}"))
         cells.append(shown)
-    cells[0].source += _failures_summary(failed)
+        found = [d for d in diagnoses if last_test.get(d.exercise) == index]
+        if found:
+            mistakes.append((found[0].exercise, f"cell-{len(cells)}"))
+            cells.append(nbformat.v4.new_markdown_cell(_known_mistakes(found)))
+    cells[0].source += _failures_summary(failed, mistakes)
     nb = nbformat.v4.new_notebook(cells=cells, metadata={"language_info": {"name": "python"}})
     for index, cell in enumerate(nb.cells):
         cell.id = f"cell-{index}"

@@ -1,11 +1,13 @@
 """The batch's results as CSV: grades.csv (one row per student × notebook; `flags` lists, separated by "; ",
-what an instructor should look at) and cells.csv (one row per graded cell). Rows are sorted and numbers printed
-with %g, so the same inputs give byte-identical files."""
+what an instructor should look at), cells.csv (one row per graded cell) and diagnoses.csv (one row per known
+mistake a student's failing exercise behaves like: `mistake` is the catalogue file's stem). Rows are sorted and
+numbers printed with %g, so the same inputs give byte-identical files."""
 import csv
 from pathlib import Path
 
 GRADES_COLUMNS = ("student", "assignment", "notebook", "score", "max_score", "status", "detail", "flags")
 CELLS_COLUMNS = ("student", "assignment", "notebook", "grade_id", "score", "max_score")
+DIAGNOSES_COLUMNS = ("student", "assignment", "exercise", "mistake", "description")
 
 
 def _number(value: float) -> str:
@@ -27,7 +29,8 @@ def read_rows(path: Path) -> list[dict[str, str]]:
 
 
 def write_reports(results, out_dir: Path) -> None:
-    """Writes grades.csv and cells.csv for `results` (NotebookResults) into `out_dir`; cells keep notebook order."""
+    """Writes grades.csv, cells.csv and diagnoses.csv for `results` (NotebookResults) into `out_dir`; cells and
+    diagnoses keep notebook order."""
     ordered = sorted(results, key=lambda r: (r.student, r.assignment, r.notebook))
     _write(out_dir / "grades.csv", GRADES_COLUMNS,
            ([r.student, r.assignment, r.notebook, _number(r.score), _number(r.max_score), r.status, r.detail,
@@ -36,3 +39,5 @@ def write_reports(results, out_dir: Path) -> None:
     _write(out_dir / "cells.csv", CELLS_COLUMNS,
            ([r.student, r.assignment, r.notebook, c.grade_id, _number(c.score), _number(c.max_score)]
             for r in ordered for c in r.cells))
+    _write(out_dir / "diagnoses.csv", DIAGNOSES_COLUMNS,
+           ([r.student, r.assignment, d.exercise, d.mistake, d.description] for r in ordered for d in r.diagnoses))

@@ -7,7 +7,7 @@ from pathlib import Path
 from ..invocation import option
 
 # What a run writes, but for grading.log: a lone log (a run that stopped before grading anything) is overwritten.
-RESULTS = ("grades.csv", "cells.csv", "feedback", "messages.csv", "report.html", "shard.json")
+RESULTS = ("grades.csv", "cells.csv", "feedback", "messages.csv", "diagnoses.csv", "report.html", "shard.json")
 
 
 class OutDirError(RuntimeError):

@@ -2,14 +2,17 @@
 them.
 
 The rows of every shard are read back into NotebookResults and written by the same writers as a run, so
-grades.csv, cells.csv and messages.csv are byte-identical to one run's; feedback folders are moved under one
-feedback/ (a student is in one shard only); grading.log is the shards' logs one after the other, each under a
-line naming its shard (a log holds the notebook's own output, so it is never parsed for its structure). The
-command then draws report.html again for the whole class, as after a run.
+grades.csv, cells.csv, messages.csv and diagnoses.csv are byte-identical to one run's; feedback folders are moved
+under one feedback/ (a student is in one shard only); grading.log is the shards' logs one after the other, each
+under a line naming its shard (a log holds the notebook's own output, so it is never parsed for its structure).
+The command then draws report.html again for the whole class, as after a run.
 """
 import shutil
+from collections import defaultdict
 from pathlib import Path
 
+from ..catalogue.diagnosis import Diagnosis
+from ..catalogue.mutation import owners
 from ..grading.batch import NotebookResult
 from ..grading.scoring import CellScore
 from ..reporting import messages
@@ -34,6 +37,15 @@ def load(out_dir: Path, students: list[str]) -> list[NotebookResult]:
             raise ShardError(f"{out_dir}: messages.csv does not match cells.csv at {'/'.join(key)}")
         cells.setdefault(key[:3], []).append(CellScore(row["grade_id"], float(row["score"]), float(row["max_score"]),
                                                        detail["hidden"] == "yes", detail["message"]))
+    diagnoses = defaultdict(list)  # (student, assignment, notebook) -> its Diagnoses, in the file's order
+    for row in read_rows(out_dir / "diagnoses.csv"):
+        notebooks = [key for key in cells if key[:2] == (row["student"], row["assignment"])]
+        # The notebook whose test cells the exercise owns (an assignment may have several notebooks).
+        owning = [key for key in notebooks if owners([row["exercise"]], [c.grade_id for c in cells[key]])]
+        if not (owning or notebooks):
+            raise ShardError(f"{out_dir}: diagnoses.csv names {row['student']}/{row['assignment']}, which has no "
+                             "test cells in cells.csv")
+        diagnoses[(owning or notebooks)[0]].append(Diagnosis(row["exercise"], row["mistake"], row["description"]))
     results = []
     for row in read_rows(out_dir / "grades.csv"):
         key = (row["student"], row["assignment"], row["notebook"])
@@ -41,7 +53,8 @@ def load(out_dir: Path, students: list[str]) -> list[NotebookResult]:
             raise ShardError(f"{out_dir}: student {row['student']} is not in its {out_dir / 'shard.json'}")
         results.append(NotebookResult(real[row["student"]], row["assignment"], row["notebook"], row["status"],
                                       row["detail"], tuple(cells.get(key, ())),
-                                      tuple(row["flags"].split("; ")) if row["flags"] else ()))
+                                      tuple(row["flags"].split("; ")) if row["flags"] else (),
+                                      tuple(diagnoses.get(key, ()))))
     return results
 
 
