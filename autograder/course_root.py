@@ -80,7 +80,8 @@ class Blueprint:
         return next((cell for cell in self.cells if cell.grade_id == grade_id), None)
 
 
-def _role(meta: dict) -> str:
+def cell_role(meta: dict) -> str:
+    """A cell's part in an assignment, from its nbgrader metadata (see CourseCell.role)."""
     if meta.get("grade") and not meta.get("solution"):
         return "test"
     for role in ("solution", "task", "locked"):
@@ -130,7 +131,7 @@ class CourseRoot:
             if "grade_id" not in meta:
                 continue
             grade_id = meta["grade_id"]
-            cells.append(CourseCell(grade_id, cell.cell_type, _role(meta), sources.get(grade_id, cell.source),
+            cells.append(CourseCell(grade_id, cell.cell_type, cell_role(meta), sources.get(grade_id, cell.source),
                                     released.get(grade_id, ""), points.get(grade_id, 0.0), meta))
         return Blueprint(assignment, notebook, tuple(cells), release_dir)
 

@@ -1,6 +1,6 @@
 """`make progress` tells a self-study learner where they stand: each exercise of each chapter in their folder is
 `visible tests pass`, `failed` (errors and stderr alike, as grading counts them), `not attempted` or
-`no notebook`; and it never claims more than the visible tests show."""
+`no notebook`; and it never claims more than the visible tests show, a known mistake they show included."""
 import shutil
 
 import nbformat
@@ -47,6 +47,11 @@ def test_wrong_answers_and_stderr_are_failures_with_a_reason(tmp_path):
     rows = {r.exercise: r for r in _rows(folder)}
     assert rows["square"].status == progress.FAILED and rows["square"].detail.startswith("test_square: AssertionError")
     assert rows["mean_of"].status == progress.FAILED and "stderr" in rows["mean_of"].detail
+    # x + x behaves, on the visible test, like the catalogue's square/times_two; the warning is no known mistake.
+    assert [d.mistake for d in rows["square"].mistakes] == ["times_two"] and rows["mean_of"].mistakes == ()
+    table = progress.chapter_table(list(rows.values()), 8)
+    assert f"behaves like a known mistake: {rows['square'].mistakes[0].description}" in table
+    assert f"hint: {rows['square'].mistakes[0].hint}" in table
 
 
 def test_missing_chapter_and_the_table(tmp_path):

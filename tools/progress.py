@@ -5,18 +5,21 @@ the Validate button does — the grade profile, the course's cell timeout — an
 `visible tests pass`, `failed` (with the first line of what went wrong, expected and actual values included),
 `not attempted` (the solution cell is still the stub it was released with) or `no notebook`. Each chapter's rows
 are printed as soon as it has run; a chapter with every exercise still a stub is not run at all. Hidden tests
-exist only at grading, so a row never says more than that the visible tests pass.
+exist only at grading, so a row never says more than that the visible tests pass. A failed exercise whose visible
+tests show a known mistake of the catalogue gets it under its row, with a hint (autograder.catalogue.visible: the
+chapter runs a second time for that, in the grader's runner).
 
 Usage: python -m tools.progress [FOLDER] [--course-dir DIR]
 """
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nbformat
 
 from autograder.course_root import assignments_in, load_config
+from autograder.catalogue import visible
 from autograder.catalogue.mutation import own_tests, solution_cells
 from tools import notebook_run
 
@@ -29,6 +32,7 @@ class Row:
     exercise: str
     status: str
     detail: str = ""
+    mistakes: tuple = ()  # the catalogue's Diagnoses its visible tests show
 
 
 def _by_grade_id(nb) -> dict:
@@ -87,7 +91,11 @@ def chapter_progress(chapter: str, folder: Path, course_dir: Path, timeout: floa
     if _untouched(release_nb, nbformat.read(mine, as_version=4)):
         return [Row(chapter, exercise, NOT_ATTEMPTED) for exercise in solution_cells(release_nb)]
     executed, _ = notebook_run.execute(mine, "grade", timeout=timeout)
-    return chapter_rows(chapter, release_nb, executed)
+    rows = chapter_rows(chapter, release_nb, executed)
+    if any(row.status == FAILED for row in rows):
+        found = visible.diagnose(mine, course_dir, chapter, timeout)
+        rows = [replace(row, mistakes=tuple(d for d in found if d.exercise == row.exercise)) for row in rows]
+    return rows
 
 
 def progress(folder: Path, course_dir: Path):
@@ -107,8 +115,10 @@ def _detail(text: str) -> str:
 def chapter_table(rows: list[Row], width: int) -> str:
     """A chapter's rows: exercise, status and detail, the exercise column `width` wide."""
     status_width = max(len(s) for s in (PASSED, FAILED, NOT_ATTEMPTED, MISSING))
+    indent = " " * (width + status_width + 6)
     return "\n".join(f"  {r.exercise.ljust(width)}  {r.status.ljust(status_width)}  {_detail(r.detail)}".rstrip()
-                     for r in rows)
+                     + "".join(f"\n{indent}behaves like a known mistake: {d.description}\n{indent}hint: {d.hint}"
+                               for d in r.mistakes) for r in rows)
 
 
 def summary(rows: list[Row]) -> str:
