@@ -32,8 +32,10 @@ def test_bench_grades_the_class_and_measures_throughput_and_overhead(tmp_path, c
     assert results["class_notebooks"] == 20 and results["plain_sample_students"] == 10
     assert results["class_statuses"] == {"graded": 18, "kernel_died": 1, "invalid": 1}
     for key in ("grading_notebooks_per_min_serial", "grading_notebooks_per_min_jobs2", "plain_in_sandbox_s",
-                "grading_beyond_sandbox_runs"):
+                "grading_beyond_sandbox_runs", "grading_diagnosis_s"):
         assert results[key] > 0, key
+    assert results["grading_diagnosis_share"] < 1
     assert "notebooks/min" in printed and "grading overhead over plain execution" in printed
+    assert "diagnosis (the catalogue, inside the runs)" in printed
     # Failures are reported as goals missed, never raised: the fixture's notebooks are too quick for the goal.
-    assert all("overhead" in failure for failure in failures)
+    assert all("overhead" in failure or "diagnosis" in failure for failure in failures)

@@ -91,6 +91,7 @@ KINDS = ("correct", "wrong", "correct", "blank", "correct", "wrong", "correct", 
 # Corpus cases that run for their full timeout or exhaust a resource on purpose: minutes each, not grading speed.
 SLOW_CASES = {"cpu_spin", "fork_bomb", "memory_hog", "disk_fill", "output_flood", "huge_notebook", "huge_prints"}
 GRADING_OVERHEAD_GOAL = 0.15
+DIAGNOSIS_GOAL = 0.05  # of the serial grading time: naming mistakes may cost a few percent, no more
 # Runs a notebook's code cells in the grader's sandbox and nothing else: the floor grading is measured against.
 PLAIN_RUNNER = """import json, os, shutil, sys
 job = json.load(open(sys.argv[1]))
@@ -184,7 +185,8 @@ def make_class(course, chapters, students, submitted, mutants_root):
 
 
 def _grade(course, chapters, submitted, out, *options):
-    """Grades the class; returns wall seconds, and the grading log's seconds per notebook."""
+    """Grades the class; returns wall seconds, the grading log's seconds per notebook, the seconds of the
+    sandboxed runs, and the seconds the diagnosis took within them."""
     shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out),
@@ -198,7 +200,9 @@ def _grade(course, chapters, submitted, out, *options):
     # The sandboxed runs alone, as the grader timed them: measured in the same minutes as the grading around
     # them, so their ratio holds even when other work on the machine comes and goes.
     runs = sum(float(seconds) for seconds in re.findall(r"^run: .*, ([0-9.]+) s$", log, re.M))
-    return wall, per_notebook, runs
+    # The diagnosis times itself inside each run, after the last cell: its own cost, whatever else the machine does.
+    diagnosis = sum(float(seconds) for seconds in re.findall(r"^diagnosis: ([0-9.]+) s", log, re.M))
+    return wall, per_notebook, runs, diagnosis
 
 
 def _plain_in_sandbox(course, submitted, scratch, students):
@@ -206,7 +210,7 @@ def _plain_in_sandbox(course, submitted, scratch, students):
     grader's sandbox (same jail, limits and environment, one process per notebook), with nothing else: no
     repair, scan, per-cell checks, scoring or feedback. The baseline the grading overhead is measured against."""
     from autograder.grading import plan
-    from autograder.grading.batch import GRADING_ENV, _build_home_seed
+    from autograder.grading.batch import GRADING_ENV, build_home_seed
     from autograder.grading.sandbox import Limits, Sandbox
 
     temp = Path(scratch) / "plain"
@@ -215,7 +219,7 @@ def _plain_in_sandbox(course, submitted, scratch, students):
     seconds = 0.0
     try:
         sandbox.preflight(temp / "preflight")
-        _build_home_seed(sandbox.home_seed, {"matplotlib"})
+        build_home_seed(sandbox.home_seed, {"matplotlib"})
         for n, path in enumerate(sorted(submitted.glob("*/*/*.ipynb"))):
             if path.parent.parent.name not in students:
                 continue
@@ -257,8 +261,8 @@ def grading(course, chapters, students, scratch, results, failures, mutants_root
     notebooks = students * len(chapters)
     print(f"\ngrading a synthetic class: {students} students x {len(chapters)} chapters = {notebooks} notebooks "
           f"({', '.join(f'{n} {kind}' for kind, n in sorted(counts.items()))})")
-    serial, per_notebook, runs = _grade(course, chapters, submitted, Path(scratch) / "serial")
-    parallel, _, _ = _grade(course, chapters, submitted, Path(scratch) / "jobs2", "--jobs", "2")
+    serial, per_notebook, runs, diagnosis = _grade(course, chapters, submitted, Path(scratch) / "serial")
+    parallel, _, _, _ = _grade(course, chapters, submitted, Path(scratch) / "jobs2", "--jobs", "2")
     sample = [f"student{i:03d}" for i in range(min(plain_sample or students, students))]
     plain_sample_s = _plain_in_sandbox(course, submitted, scratch, set(sample))
     # Plain execution of the whole class, from the sample; the sample's grading times, notebook by notebook.
@@ -272,7 +276,8 @@ def grading(course, chapters, students, scratch, results, failures, mutants_root
                     "grading_notebooks_per_min_jobs2": notebooks / parallel * 60,
                     "plain_in_sandbox_s": plain, "plain_sample_students": len(sample), "grading_overhead": overhead,
                     "grading_overhead_per_notebook": per_notebook_overhead,
-                    "grading_beyond_sandbox_runs": serial / runs - 1 if runs else None})
+                    "grading_beyond_sandbox_runs": serial / runs - 1 if runs else None,
+                    "grading_diagnosis_s": diagnosis, "grading_diagnosis_share": diagnosis / serial})
     print(f"statuses: {', '.join(f'{n} {status}' for status, n in sorted(statuses.items()))}")
     print(f"{'grading, serial':42s} {serial:8.1f} s  {notebooks / serial * 60:6.1f} notebooks/min")
     print(f"{'grading, --jobs 2':42s} {parallel:8.1f} s  {notebooks / parallel * 60:6.1f} notebooks/min "
@@ -284,8 +289,12 @@ def grading(course, chapters, students, scratch, results, failures, mutants_root
     if runs:
         print(f"{'grading beyond its sandboxed runs':42s} {serial / runs - 1:8.1%}  (serial run vs the runs it timed: "
               "the grader's own work, same minutes)")
+    print(f"{'diagnosis (the catalogue, inside the runs)':42s} {diagnosis:8.1f} s  {diagnosis / serial:6.1%} of the "
+          f"serial grading (its replays, timed by the runner; goal <= {DIAGNOSIS_GOAL:.0%})")
     if overhead > GRADING_OVERHEAD_GOAL:
         failures.append(f"grading overhead {overhead:.1%} > {GRADING_OVERHEAD_GOAL:.0%} over plain execution")
+    if diagnosis > DIAGNOSIS_GOAL * serial:
+        failures.append(f"diagnosis {diagnosis / serial:.1%} > {DIAGNOSIS_GOAL:.0%} of the grading time")
 
 
 def main(argv=None):
