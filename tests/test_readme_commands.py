@@ -1,5 +1,7 @@
-"""Every `make` command the README shows has a recipe (a target with none prints "Nothing to be done" and exits 0:
-`make gpu-check` once did exactly that) and a test that runs it as written; the quick ones run here."""
+"""Every command the README shows has a test that runs it as written, and every `make` command a recipe (a target
+with none prints "Nothing to be done" and exits 0: `make gpu-check` once did exactly that); the quick ones run
+here."""
+import importlib
 import os
 import re
 import shutil
@@ -28,9 +30,51 @@ RUN_BY = {
 }
 
 
+# The README's shell commands (lines of its ```bash blocks, by how they start) -> the test that runs them.
+SHELL_RUN_BY = {
+    "make ": "the `make` targets above",
+    "torchrun ": "tests/test_torchrun.py::test_readme_torchrun_command_trains_on_two_processes",
+    "python -m autograder to-gradebook ": "tests/test_gradebook.py::test_nbgrader_export_gives_the_totals_of_grades_csv",
+    "nbgrader export ": "tests/test_gradebook.py::test_nbgrader_export_gives_the_totals_of_grades_csv",
+    "nbgrader generate_assignment ": "tests/test_plain_nbgrader.py::test_plain_autograde_runs_in_the_grade_profile_"
+                                     "unless_one_is_set",
+    "nbgrader autograde ": "tests/test_plain_nbgrader.py::test_plain_autograde_runs_in_the_grade_profile_unless_"
+                           "one_is_set",
+    "python -m autograder grade ": "tests/test_slurm.py (the Slurm array job, as written)",
+    "job=$(sbatch ": "tests/test_slurm.py (the Slurm array job, as written)",
+    "sbatch ": "tests/test_slurm.py (the Slurm array job, as written)",
+    # Set-up lines of a block, not commands of their own.
+    "source .venv/bin/activate": None,
+    "cd /srv/frame-by-frame && source .venv/bin/activate": None,
+}
+
+
+def _readme_shell_lines():
+    text = (REPO_ROOT / "README.md").read_text()
+    lines = []
+    for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
+        commands = re.sub(r"\\\n\s*", " ", block)   # continuation lines join their command
+        lines += [line.strip() for line in commands.splitlines() if line.strip() and not line.startswith("#")]
+    return lines
+
+
+def _tests_named(where):
+    """The test functions `where` names as path::function (only those; prose is allowed beside them)."""
+    return re.findall(r"(tests/test_\w+)\.py::(\w+)", where)
+
+
 def _readme_targets():
     text = (REPO_ROOT / "README.md").read_text()
     return set(re.findall(r"(?:^|`)make ([a-z][a-z-]*)", text, flags=re.MULTILINE))
+
+
+def test_every_readme_shell_command_has_a_test_that_runs_it():
+    unknown = [line for line in _readme_shell_lines() if not any(line.startswith(start) for start in SHELL_RUN_BY)]
+    assert unknown == [], "README commands with no test that runs them: add one, and name it in SHELL_RUN_BY"
+    for where in [*SHELL_RUN_BY.values(), *RUN_BY.values()]:
+        for module, function in _tests_named(where or ""):
+            name = module.replace("/", ".")
+            assert hasattr(importlib.import_module(name.removeprefix("tests.")), function), f"{module}::{function}"
 
 
 def _make(*args, env=None, timeout=600):
