@@ -30,6 +30,7 @@ RUN_BY = {
 }
 
 
+SLURM_TEST = "tests/test_slurm.py::test_readme_slurm_array_job_merges_to_the_files_of_one_run"
 # The README's shell commands (lines of its ```bash blocks, by how they start) -> the test that runs them.
 SHELL_RUN_BY = {
     "make ": "the `make` targets above",
@@ -40,9 +41,9 @@ SHELL_RUN_BY = {
                                      "unless_one_is_set",
     "nbgrader autograde ": "tests/test_plain_nbgrader.py::test_plain_autograde_runs_in_the_grade_profile_unless_"
                            "one_is_set",
-    "python -m autograder grade ": "tests/test_slurm.py (the Slurm array job, as written)",
-    "job=$(sbatch ": "tests/test_slurm.py (the Slurm array job, as written)",
-    "sbatch ": "tests/test_slurm.py (the Slurm array job, as written)",
+    "python -m autograder grade ": SLURM_TEST,
+    "job=$(sbatch ": SLURM_TEST,
+    "sbatch ": SLURM_TEST,
     # Set-up lines of a block, not commands of their own.
     "source .venv/bin/activate": None,
     "cd /srv/frame-by-frame && source .venv/bin/activate": None,
