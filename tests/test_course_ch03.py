@@ -362,3 +362,16 @@ def test_ch03_sizes_exist_in_every_profile(monkeypatch):
         assert S.race_steps % 4 == 0 and S.mem_dim % S.mem_heads == 0 and S.tp_dim % S.tp_heads == 0
         assert all(b == 2 * a for a, b in zip(S.knee_batches, S.knee_batches[1:]))     # the table's "twice"
         assert all(b == 2 * a for a, b in zip(S.tp_batches, S.tp_batches[1:])) and S.run_checkpoints[0] == 0
+
+
+def test_the_slider_has_a_static_figure_drawn_by_its_callback():
+    """A saved notebook reopened shows "Error displaying widget" for a slider; the cell after it draws the same
+    explorer at fixed settings with the pure callback, so the figures stay in the notebook."""
+    import nbformat
+
+    from tools import notebook_run
+
+    cells = nbformat.read(notebook_run.source_notebook("ch03_minibatches"), as_version=4).cells
+    at = next(i for i, c in enumerate(cells) if "widgets.batch_slider(" in c.source)
+    after = cells[at + 1]
+    assert after.cell_type == "code" and "widgets.draw_batch_explorer(" in after.source
