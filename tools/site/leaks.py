@@ -98,17 +98,17 @@ def _readings(path: Path, raw: str):
             pass
 
 
-def _digest(content: bytes) -> str:
+def digest(content: bytes) -> str:
     return hashlib.sha256(content).hexdigest()
 
 
 def vendored(*extra: Path) -> frozenset:
     """Digests of the text files the site's tools ship, and of the files `extra` (the MathJax bundle)."""
-    digests = {_digest(path.read_bytes()) for path in extra}
+    digests = {digest(path.read_bytes()) for path in extra}
     for tool in TOOLS:
         for file in importlib.metadata.files(tool) or []:
             if file.suffix.lower() in TEXT_SUFFIXES and file.suffix != ".html":
-                digests.add(_digest(Path(file.locate()).read_bytes()))
+                digests.add(digest(Path(file.locate()).read_bytes()))
     return frozenset(digests)
 
 
@@ -131,7 +131,7 @@ def find_leaks(folder: Path, protected: set[str], skip: frozenset = frozenset())
     found = []
     for path in sorted(p for p in Path(folder).rglob("*") if p.is_file() and p.suffix.lower() in TEXT_SUFFIXES):
         content = path.read_bytes()
-        if _digest(content) in skip:
+        if digest(content) in skip:
             continue
         hits = set()
         for text in _readings(path, content.decode("utf-8", errors="replace")):
