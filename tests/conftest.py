@@ -61,8 +61,7 @@ def grade_run(tmp_path_factory):
         if chapter not in runs:
             env = notebook_run.kernel_env("grade", tmp_path_factory.mktemp(f"kernel-{chapter}"))
             env["COURSE_DDP_START"] = "forkserver"
-            runs[chapter] = notebook_run.execute(notebook_run.source_notebook(chapter), "grade", timeout=120, env=env,
-                                                 output_widgets=False)
+            runs[chapter] = notebook_run.execute(notebook_run.source_notebook(chapter), "grade", timeout=120, env=env)
         return runs[chapter]
     return run
 

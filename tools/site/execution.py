@@ -49,7 +49,7 @@ def run_chapter(chapter: str, profile: str):
     every cell ran without an error and without writing to stderr."""
     with tempfile.TemporaryDirectory(prefix="fbf-site-") as scratch:
         nb, seconds = notebook_run.execute(notebook_run.source_notebook(chapter), profile,
-                                           env=notebook_run.kernel_env(profile, scratch), output_widgets=False)
+                                           env=notebook_run.kernel_env(profile, scratch))
     trouble = notebook_run.problems(nb)
     if trouble:
         cell, kind, text = trouble[0]
