@@ -12,7 +12,7 @@ def adamw_step_(params, state, lr, betas, eps, weight_decay):
             if p.grad is None:
                 continue
             s = state.setdefault(p, {"m": torch.zeros_like(p), "v": torch.zeros_like(p)})
-            _STEPS[id(p)] = t = _STEPS.get(id(p), 0) + 1
+            _STEPS[p] = t = _STEPS.get(p, 0) + 1
             g = p.grad
             p.mul_(1 - lr * weight_decay)
             s["m"].mul_(beta1).add_(g, alpha=1 - beta1)
