@@ -107,23 +107,28 @@ _SIZES = {
         "power_iters": (20, 50, 100),
         "compile": (False, True, True),
     },
-    # ch05's decoder also runs on the CPU in every profile: in the forked DDP workers (a forked process cannot use
-    # CUDA) and in two one-step cells. So its gpu shapes are its cpu shapes; on the device it trains longer, on
-    # more text, and evaluates on more windows.
+    # ch05's DDP workers compute on the CPU with gloo in every profile (CUDA or not), and so do two one-step cells:
+    # its gpu model shapes are its cpu shapes. On a GPU, where a step of this model is launch-bound, it trains on a
+    # larger batch (about the same step time), on more text, evaluates on more windows, and its section 7 sweeps
+    # the batch until the device is busy. On a CPU, section 7 runs at most the cpu sweep in every profile.
     "ch05": {
         "text_bytes": (30_000, 400_000, 2_000_000),
         "seq_len": (32, 64, 64),
-        "batch": (8, 16, 16),
+        "batch": (8, 16, 64),
         "dim": (32, 64, 64),
         "layers": (1, 2, 2),
         "heads": (2, 4, 4),
-        "train_steps": (12, 200, 1000),
+        "train_steps": (12, 200, 300),
         "accum_steps": (2, 2, 2),
         "lr": (3e-3, 3e-3, 3e-3),
         "amp_batch": (4, 16, 32),
         "comm_micro_batches": ((2, 8), (2, 8, 32), (2, 8, 32)),
-        "comm_repeats": (1, 5, 5),
+        "comm_repeats": (1, 7, 7),
         "eval_windows": (32, 400, 2000),
+        "device_batches": ((2, 8), (4, 16, 64), (16, 64, 256, 1024, 2048)),
+        "device_steps": (1, 2, 5),
+        "device_repeats": (1, 7, 7),
+        "sync_steps": (3, 10, 20),
     },
     "ch06": {
         "dec_vocab": (16, 32, 32),
