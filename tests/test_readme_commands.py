@@ -26,7 +26,10 @@ RUN_BY = {
               "profile's claims take minutes and are checked by running `make claims` itself)",
     "gpu-check": "tests/test_readme_commands.py::test_make_gpu_check_without_cuda",
     "clean": "tests/test_makefile.py::test_default_out_is_gitignored_and_clean_keeps_it (a dry run)",
-    "constraints": "run by hand after changing requirements.txt; tests/test_setup_files.py checks the pins",
+    "constraints": "tests/test_setup_files.py::test_constraints_pin_exactly_what_the_venv_holds (what it would "
+                   "write is the committed file)",
+    "site": "tests/test_site.py::test_the_site_has_a_landing_page_and_a_page_per_chapter_holding_its_figures "
+            "(the same build, in the grade profile from the suite's notebook runs; the cpu profile takes minutes)",
 }
 
 
