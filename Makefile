@@ -14,7 +14,7 @@ ARGS ?=
 BENCH_ARGS ?=
 CHAPTERS := $(notdir $(wildcard source/ch*))
 
-.PHONY: setup system-packages test lab progress release autograde bench claims gpu-check constraints clean
+.PHONY: setup system-packages test lab progress release autograde bench claims gpu-check constraints site clean
 
 setup: $(STAMP) system-packages
 
@@ -60,6 +60,13 @@ gpu-check: setup
 CLAIMS_PROFILE ?= cpu
 claims: setup
 	$(PY) -m tools.claims --profile $(CLAIMS_PROFILE) $(CHAPTERS)
+
+# The course as a static website in build/site/ (open build/site/index.html): every chapter executed in the cpu
+# profile, only what changed since the last build (build/site-cache/), rendered by Sphinx with MyST-NB; the first
+# build fetches MathJax with npm. SITE_ARGS="--profile grade" for a quick look, or chapter names.
+SITE_ARGS ?=
+site: setup
+	$(PY) -m tools.site $(SITE_ARGS)
 
 # Pins what `make setup` installed into constraints.txt (run after changing requirements.txt).
 constraints: setup

@@ -249,41 +249,37 @@ def _counting_allreduce_hook(state, bucket):
     return dist.all_reduce(tensor, async_op=True).get_future().then(lambda fut: fut.value()[0])
 
 
-def time_comm_share(model, make_batch, loss_fn, micro_batches, repeats=3):
-    """Inside a worker: for each micro-batch size, the median time of a DDP forward+backward with gradient
-    synchronisation and of the same under `no_sync()`; returns rows (size, t_sync, t_no_sync, t_allreduce) where
-    t_allreduce is an all-reduce of a buffer as large as all gradients. `model` must be a DDP module."""
+def time_comm_share(model, make_batch, loss_fn, micro_batches, repeats=7):
+    """Inside a worker: for each micro-batch size, `repeats` timings of a DDP forward+backward with gradient
+    synchronisation, of the same under `no_sync()`, and of an all-reduce of a buffer as large as all gradients.
+    The sizes and the three kinds are interleaved (one of each per size in every round, after a warm-up round), so
+    load that comes and goes on a shared machine hits all of them alike. Returns rows (size, t_sync, t_no_sync,
+    t_allreduce), each t a tuple of `repeats` seconds in round order. `model` must be a DDP module."""
     numel = sum(p.numel() for p in model.parameters())
     buffer = torch.zeros(numel, device=next(model.parameters()).device)
-    rows = []
-    for size in micro_batches:
-        batch = make_batch(size)
+    batches = {size: make_batch(size) for size in micro_batches}
 
-        def step(sync):
-            dist.barrier()
-            start = time.perf_counter()
-            if sync:
-                loss_fn(model, batch).backward()
-            else:
-                with model.no_sync():
-                    loss_fn(model, batch).backward()
-            if buffer.is_cuda:
-                torch.cuda.synchronize()
-            return time.perf_counter() - start
+    def timed(work):
+        dist.barrier()
+        start = time.perf_counter()
+        work()
+        if buffer.is_cuda:
+            torch.cuda.synchronize()
+        return time.perf_counter() - start
 
-        step(True)   # warm-up
-        timings = {True: [], False: [], "allreduce": []}
-        for _ in range(repeats):
-            for sync in (True, False):
-                model.zero_grad(set_to_none=True)
-                timings[sync].append(step(sync))
-            dist.barrier()
-            start = time.perf_counter()
-            dist.all_reduce(buffer)
-            if buffer.is_cuda:
-                torch.cuda.synchronize()
-            timings["allreduce"].append(time.perf_counter() - start)
-        med = {k: sorted(v)[len(v) // 2] for k, v in timings.items()}
-        rows.append((size, med[True], med[False], med["allreduce"]))
+    def step(batch, sync):
+        model.zero_grad(set_to_none=True)
+        if sync:
+            return timed(lambda: loss_fn(model, batch).backward())
+        with model.no_sync():
+            return timed(lambda: loss_fn(model, batch).backward())
+
+    timings = {size: ([], [], []) for size in micro_batches}
+    for round_ in range(repeats + 1):
+        for size, batch in batches.items():
+            sample = (step(batch, True), step(batch, False), timed(lambda: dist.all_reduce(buffer)))
+            if round_ > 0:                                 # round 0 warms up
+                for kept, seconds in zip(timings[size], sample):
+                    kept.append(seconds)
     model.zero_grad(set_to_none=True)
-    return rows
+    return [(size, *(tuple(t) for t in timings[size])) for size in micro_batches]

@@ -23,9 +23,10 @@ import torch
 PROFILES = ("grade", "cpu", "gpu")
 
 # chapter -> experiment knob -> (grade, cpu, gpu)
-# The experiments of ch01, ch03 (but for one training step's CUDA memory) and ch06 never move to course.device():
-# on a GPU machine they run on its CPU, so their gpu sizes are the cpu sizes, held to the cpu goal of 60 s on 2
-# cores (`make bench`), until those experiments move to the device (`python -m tools.gpu_estimate` shows what does).
+# The experiments of ch01 and ch06, and ch03's but for its throughput sweep and CUDA peak memory (tp_*, peak_batches),
+# never move to course.device(): on a GPU machine they run on its CPU, so their gpu sizes are the cpu sizes, held to
+# the cpu goal of 60 s on 2 cores (`make bench`), until those experiments move to the device (`python -m
+# tools.gpu_estimate` shows what does).
 _SIZES = {
     "ch01": {
         "grad_seeds": (2, 10, 10),
@@ -53,13 +54,21 @@ _SIZES = {
         "noise_batches": ((1, 2, 4, 8, 16), (1, 2, 4, 8, 16, 32, 64), (1, 2, 4, 8, 16, 32, 64)),
         "noise_draws": (64, 200, 200),
         "fpc_draws": (16, 20, 20),
+        "run_checkpoints": ((0, 10, 30), (0, 30, 100, 300, 1000), (0, 30, 100, 300, 1000)),
+        "run_batch": (16, 32, 32),
+        "run_lr": (0.1, 0.1, 0.1),
+        "dp_batch": (4, 8, 8),
+        "dp_workers": (4, 32, 32),
+        "dp_draws": (2, 16, 16),
         "knee_n": (512, 2048, 2048),
         "knee_dim": (8, 16, 16),
         "knee_excess": (0.05, 0.05, 0.05),
-        "knee_batches": ((1, 4, 16, 64, 256), tuple(2**k for k in range(11)), tuple(2**k for k in range(11))),
-        "knee_lrs": (7, 10, 10),
+        "knee_batches": (tuple(2**k for k in range(9)), tuple(2**k for k in range(11)), tuple(2**k for k in range(11))),
+        "knee_lrs": (20, 100, 100),
         "knee_max_steps": (800, 4000, 4000),
-        "knee_seeds": (2, 3, 3),
+        "knee_seeds": (16, 256, 256),
+        "hess_condition": (100, 100, 100),
+        "hess_gd_steps": ((0, 1, 10, 100), (0, 1, 10, 100), (0, 1, 10, 100)),
         "race_n": (256, 2048, 2048),
         "race_steps": (8, 100, 100),
         "race_lr": (0.05, 0.05, 0.05),
@@ -70,10 +79,18 @@ _SIZES = {
         "mem_seq": (8, 64, 64),
         "mem_batches": ((1, 2, 4), (1, 2, 4, 8, 16, 32), (1, 2, 4, 8, 16, 32)),
         "depths": ((1, 2, 4), (1, 2, 4, 8, 16), (1, 2, 4, 8, 16)),
+        "tp_vocab": (32, 128, 256),
+        "tp_dim": (16, 64, 128),
+        "tp_layers": (1, 4, 4),
+        "tp_heads": (2, 4, 4),
+        "tp_seq": (8, 64, 128),
+        "tp_batches": ((1, 2, 4), tuple(2**k for k in range(7)), tuple(2**k for k in range(13))),
+        "tp_repeats": (1, 7, 7),
+        "peak_batches": ((2, 4), (8, 32), (64, 256, 1024, 4096)),
         "acc_batch": (5, 10, 10),
         "acc_micro": (2, 3, 3),
         "ckpt_batch": (2, 8, 8),
-        "ckpt_repeats": (1, 3, 3),
+        "ckpt_repeats": (1, 7, 7),
         "slider_steps": (20, 60, 60),
         "slider_budget_mib": (1, 64, 64),
     },
@@ -90,23 +107,28 @@ _SIZES = {
         "power_iters": (20, 50, 100),
         "compile": (False, True, True),
     },
-    # ch05's decoder also runs on the CPU in every profile: in the forked DDP workers (a forked process cannot use
-    # CUDA) and in two one-step cells. So its gpu shapes are its cpu shapes; on the device it trains longer, on
-    # more text, and evaluates on more windows.
+    # ch05's DDP workers compute on the CPU with gloo in every profile (CUDA or not), and so do two one-step cells:
+    # its gpu model shapes are its cpu shapes. On a GPU, where a step of this model is launch-bound, it trains on a
+    # larger batch (about the same step time), on more text, evaluates on more windows, and its section 7 sweeps
+    # the batch until the device is busy. On a CPU, section 7 runs at most the cpu sweep in every profile.
     "ch05": {
         "text_bytes": (30_000, 400_000, 2_000_000),
         "seq_len": (32, 64, 64),
-        "batch": (8, 16, 16),
+        "batch": (8, 16, 64),
         "dim": (32, 64, 64),
         "layers": (1, 2, 2),
         "heads": (2, 4, 4),
-        "train_steps": (12, 200, 1000),
+        "train_steps": (12, 200, 300),
         "accum_steps": (2, 2, 2),
         "lr": (3e-3, 3e-3, 3e-3),
         "amp_batch": (4, 16, 32),
         "comm_micro_batches": ((2, 8), (2, 8, 32), (2, 8, 32)),
-        "comm_repeats": (1, 5, 5),
+        "comm_repeats": (1, 7, 7),
         "eval_windows": (32, 400, 2000),
+        "device_batches": ((2, 8), (4, 16, 64), (16, 64, 256, 1024, 2048)),
+        "device_steps": (1, 2, 5),
+        "device_repeats": (1, 7, 7),
+        "sync_steps": (3, 10, 20),
     },
     "ch06": {
         "dec_vocab": (16, 32, 32),

@@ -10,6 +10,7 @@ import nbformat
 import pytest
 
 from autograder.catalogue import mutation
+from tools import notebook_run
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_COURSE = REPO_ROOT / "tests" / "fixtures" / "course"
@@ -46,6 +47,23 @@ def isolated_home(tmp_path_factory):
             env.setenv(name, str(home / name.lower()))
         env.setenv("MPLBACKEND", "Agg")
         yield home
+
+
+@pytest.fixture(scope="session")
+def grade_run(tmp_path_factory):
+    """`grade_run(chapter)` -> (its source notebook executed in the grade profile, seconds), run once per session:
+    tests/test_notebooks.py checks each run and tests/test_site.py renders them. The DDP cells start their
+    workers from a fork server, as on a machine with CUDA (where a child forked after the kernel's first backward
+    cannot run one); grading runs them forked."""
+    runs = {}
+
+    def run(chapter):
+        if chapter not in runs:
+            env = notebook_run.kernel_env("grade", tmp_path_factory.mktemp(f"kernel-{chapter}"))
+            env["COURSE_DDP_START"] = "forkserver"
+            runs[chapter] = notebook_run.execute(notebook_run.source_notebook(chapter), "grade", timeout=120, env=env)
+        return runs[chapter]
+    return run
 
 
 def autograder_command(submitted: Path, out: Path, *options: str) -> list[str]:

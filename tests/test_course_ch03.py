@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from torch import nn
 from torch.func import functional_call, grad, vmap
 
 import course
-from course import memory, noise, widgets
+from course import memory, noise, throughput, widgets
 from course.data import teacher_classification
 from course.decoder import lm_loss, seeded_decoder, token_batch
 from course.models import seeded_mlp
@@ -55,13 +56,13 @@ def _slope(xs, ys):
 
 
 def _saved_bytes(fn, params):
-    skip = {p.untyped_storage()._cdata for p in params}
+    skip = {p.untyped_storage() for p in params}
     sizes = {}
 
     def pack(t):
         s = t.untyped_storage()
-        if s._cdata not in skip:
-            sizes[s._cdata] = s.nbytes()
+        if s not in skip:
+            sizes[s] = s.nbytes()
         return t
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
@@ -144,10 +145,68 @@ def test_steps_to_target_falls_with_batch_size_and_is_inf_when_unreachable():
     problem = noise.Regression(512, 4, seed=0)
     lrs = torch.logspace(-2, 0, 5)
     target = problem.loss_min + 0.05
-    small = problem.steps_to_target(1, lrs, target, 2000, seeds=2)
-    large = problem.steps_to_target(128, lrs, target, 2000, seeds=2)
-    assert large < small
-    assert problem.steps_to_target(4, [1e-6], target, 20) == math.inf
+    small, small_lr = problem.steps_to_target(1, lrs, target, 2000)
+    large, large_lr = problem.steps_to_target(128, lrs, target, 2000)
+    assert large < small and large_lr > small_lr and small_lr in lrs.tolist()
+    assert small != int(small)                                     # fractional: interpolated between two steps
+    assert problem.steps_to_target(4, [1e-6], target, 20) == (math.inf, None)
+
+
+def test_expected_losses_match_the_mean_of_simulated_runs():
+    problem = noise.Regression(48, 3, noise=0.5, seed=2)
+    for batch in (1, 8, 48):
+        exact = problem.expected_losses(batch, [0.05, 0.3], 10) - problem.loss_min
+        simulated = problem.sgd(batch, [0.05, 0.3], 10, seeds=2000, seed=1).mean(0) - problem.loss_min
+        assert exact.shape == (2, 11)
+        assert torch.allclose(simulated, exact, rtol=0.1, atol=0)
+    stopped = problem.expected_losses(8, [0.3], 500, stop_below=problem.loss_min + 0.01)
+    assert stopped.shape[-1] < 501 and stopped[0, -1] <= problem.loss_min + 0.01
+    with pytest.raises(ValueError):
+        problem.expected_losses(97, [0.1], 3)
+
+
+def test_regression_with_eigenvalues_has_exactly_that_hessian():
+    eig = [2.0, 1.0, 0.1, 0.01]
+    problem = noise.Regression(64, 4, seed=3, eigenvalues=eig)
+    assert torch.allclose(torch.linalg.eigvalsh(problem.hessian), torch.tensor(sorted(eig), dtype=torch.float64),
+                          rtol=1e-10, atol=1e-12)
+    identity = noise.Regression(64, 4, seed=3, eigenvalues=[1.0] * 4).hessian
+    assert torch.allclose(identity, torch.eye(4, dtype=torch.float64), atol=1e-12)
+    for bad in ([1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 0.0]):
+        with pytest.raises(ValueError):
+            noise.Regression(64, 4, eigenvalues=bad)
+
+
+def test_hessian_noise_scale_is_b_simple_where_h_is_proportional_to_identity():
+    rows = torch.randn(30, 4, generator=torch.Generator().manual_seed(0), dtype=torch.float64) + 0.5
+    mean, cov = rows.mean(0), torch.cov(rows.T)
+    b_simple = (torch.trace(cov) / (mean @ mean)).item()
+    assert noise.hessian_noise_scale(rows, 3.0 * torch.eye(4, dtype=torch.float64)) == pytest.approx(b_simple, rel=1e-12)
+    h = torch.diag(torch.tensor([4.0, 1.0, 0.5, 0.1], dtype=torch.float64))
+    want = (torch.trace(h @ cov) / (mean @ h @ mean)).item()
+    assert noise.hessian_noise_scale(rows.float(), h) == pytest.approx(want, rel=1e-6)
+
+
+def test_two_batch_estimates_invert_the_expected_squared_norms():
+    g2, trace = 0.3, 12.0
+    sq = lambda b: g2 + trace / b
+    assert noise.two_batch_estimates(sq(8), 8, sq(256), 256) == pytest.approx((g2, trace), rel=1e-12)
+    with pytest.raises(ValueError):
+        noise.two_batch_estimates(sq(8), 8, sq(8), 8)
+
+
+def test_data_parallel_sq_norms_have_the_expected_means_and_leave_grad_alone():
+    x = torch.randn(40, 3, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+    y = torch.randn(40, generator=torch.Generator().manual_seed(2), dtype=torch.float64)
+    model = nn.Linear(3, 1, bias=False).double()
+    loss_fn = lambda out, t: 0.5 * ((out.squeeze(-1) - t) ** 2).mean()
+    with torch.no_grad():
+        rows = x * (model(x).squeeze(-1) - y)[:, None]                        # per-example gradients
+    g2, trace = (rows.mean(0) ** 2).sum().item(), rows.var(0, correction=0).sum().item()
+    small, big = noise.data_parallel_sq_norms(model, loss_fn, x, y, 2, 4, 800, torch.Generator().manual_seed(3))
+    assert small == pytest.approx(g2 + trace / 2, rel=0.1)
+    assert big == pytest.approx(g2 + trace / 8, rel=0.1)
+    assert model.weight.grad is None
 
 
 def test_fit_steps_model_recovers_its_parameters():
@@ -206,12 +265,56 @@ def test_cuda_peak_step_counts_a_new_allocation():
     assert memory.cuda_peak_step(step, "cuda") >= 2**20
 
 
-def test_stacked_memory_bars_draws_every_part_and_card():
+def test_stacked_memory_bars_draws_every_part_and_card_in_gib():
     import matplotlib.pyplot as plt
 
-    ax = memory.stacked_memory_bars({"a": {"x": 1e9, "y": 2e9}, "b": {"x": 3e9}}, ["x", "y"])
+    ax = memory.stacked_memory_bars({"a": {"x": 2**30, "y": 2 * 2**30}, "b": {"x": 3 * 2**30}}, ["x", "y"])
     assert len(ax.patches) == 4 and len(ax.lines) == len(memory.CARDS)
+    assert sorted(p.get_height() for p in ax.patches) == [0.0, 1.0, 2.0, 3.0]
+    assert sorted(line.get_ydata()[0] for line in ax.lines) == sorted(v / 2**30 for v in memory.CARDS.values())
+    assert "GiB" in ax.get_ylabel()
     plt.close("all")
+
+
+def test_cards_are_sized_in_binary_units():
+    assert all(size % 2**30 == 0 for size in memory.CARDS.values())
+    assert memory.CARDS["80 GiB card"] == 80 * 2**30
+
+
+# ---------------------------------------------------------------- course/throughput.py
+@pytest.fixture
+def step_clock(monkeypatch):
+    """A clock for course.claims' timings that only steps move: `advance(seconds)` is a step's duration."""
+    from types import SimpleNamespace
+
+    import course.claims
+
+    now = [0.0]
+    monkeypatch.setattr(course.claims, "time", SimpleNamespace(perf_counter=lambda: now[0]))
+
+    def advance(seconds):
+        now[0] += seconds
+    return advance
+
+
+def test_saturation_sweep_stops_two_doublings_after_the_knee(step_clock):
+    def step_at(batch):                       # flat up to batch 4, then in proportion: the knee is at 4
+        return lambda: step_clock(0.01 * max(1, batch / 4))
+
+    rows = throughput.saturation_sweep(step_at, [1, 2, 4, 8, 16, 32, 64], repeats=3)
+    assert [r["batch"] for r in rows] == [1, 2, 4, 8, 16]
+    assert rows[0]["gain"] is None
+    assert [r["gain"].median for r in rows[1:]] == pytest.approx([2, 2, 1, 1], rel=1e-9)
+    assert [r["samples_per_s"] for r in rows] == pytest.approx([100, 200, 400, 400, 400], rel=1e-9)
+    assert rows[-1]["seconds"].median == pytest.approx(0.04, rel=1e-9)
+
+
+def test_saturation_sweep_stops_at_a_slow_step_or_the_last_batch(step_clock):
+    slow = throughput.saturation_sweep(lambda b: (lambda: step_clock(0.01 * b)), [1, 2, 4, 8], repeats=1,
+                                       saturated=0.5, max_step_seconds=0.015)
+    assert [r["batch"] for r in slow] == [1, 2]
+    rising = throughput.saturation_sweep(lambda b: (lambda: step_clock(0.01)), [1, 2, 4], repeats=2)
+    assert [r["batch"] for r in rising] == [1, 2, 4]
 
 
 # ---------------------------------------------------------------- course/widgets.py (batch-size slider)
@@ -256,4 +359,19 @@ def test_ch03_sizes_exist_in_every_profile(monkeypatch):
         monkeypatch.setenv("COURSE_PROFILE", profile)
         S = course.sizes("ch03")
         assert S.noise_n // 16 >= max(b for b in S.noise_batches if b <= S.noise_n // 16)
-        assert S.race_steps % 4 == 0 and S.mem_dim % S.mem_heads == 0
+        assert S.race_steps % 4 == 0 and S.mem_dim % S.mem_heads == 0 and S.tp_dim % S.tp_heads == 0
+        assert all(b == 2 * a for a, b in zip(S.knee_batches, S.knee_batches[1:]))     # the table's "twice"
+        assert all(b == 2 * a for a, b in zip(S.tp_batches, S.tp_batches[1:])) and S.run_checkpoints[0] == 0
+
+
+def test_the_slider_has_a_static_figure_drawn_by_its_callback():
+    """A saved notebook reopened shows "Error displaying widget" for a slider; the cell after it draws the same
+    explorer at fixed settings with the pure callback, so the figures stay in the notebook."""
+    import nbformat
+
+    from tools import notebook_run
+
+    cells = nbformat.read(notebook_run.source_notebook("ch03_minibatches"), as_version=4).cells
+    at = next(i for i, c in enumerate(cells) if "widgets.batch_slider(" in c.source)
+    after = cells[at + 1]
+    assert after.cell_type == "code" and "widgets.draw_batch_explorer(" in after.source

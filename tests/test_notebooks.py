@@ -9,12 +9,9 @@ CHAPTERS = notebook_run.chapters()
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_source_notebook_runs_clean_in_grade_profile(chapter, tmp_path):
-    """The DDP cells start their workers from a fork server here, as on a machine with CUDA (where a child forked
-    after the kernel's first backward cannot run one); grading runs them forked."""
-    env = notebook_run.kernel_env("grade", tmp_path)
-    env["COURSE_DDP_START"] = "forkserver"
-    nb, seconds = notebook_run.execute(notebook_run.source_notebook(chapter), "grade", timeout=120, env=env)
+def test_source_notebook_runs_clean_in_grade_profile(chapter, grade_run):
+    """The run (tests/conftest.py) starts DDP workers from a fork server, as on a machine with CUDA."""
+    nb, seconds = grade_run(chapter)
     assert notebook_run.problems(nb) == [], f"{chapter} ({seconds:.1f} s)"
 
 

@@ -1,5 +1,7 @@
-"""Every `make` command the README shows has a recipe (a target with none prints "Nothing to be done" and exits 0:
-`make gpu-check` once did exactly that) and a test that runs it as written; the quick ones run here."""
+"""Every command the README shows has a test that runs it as written, and every `make` command a recipe (a target
+with none prints "Nothing to be done" and exits 0: `make gpu-check` once did exactly that); the quick ones run
+here."""
+import importlib
 import os
 import re
 import shutil
@@ -24,13 +26,59 @@ RUN_BY = {
               "profile's claims take minutes and are checked by running `make claims` itself)",
     "gpu-check": "tests/test_readme_commands.py::test_make_gpu_check_without_cuda",
     "clean": "tests/test_makefile.py::test_default_out_is_gitignored_and_clean_keeps_it (a dry run)",
-    "constraints": "run by hand after changing requirements.txt; tests/test_setup_files.py checks the pins",
+    "constraints": "tests/test_setup_files.py::test_constraints_pin_exactly_what_the_venv_holds (what it would "
+                   "write is the committed file)",
+    "site": "tests/test_site.py::test_the_site_has_a_landing_page_and_a_page_per_chapter_holding_its_figures "
+            "(the same build, in the grade profile from the suite's notebook runs; the cpu profile takes minutes)",
 }
+
+
+SLURM_TEST = "tests/test_slurm.py::test_readme_slurm_array_job_merges_to_the_files_of_one_run"
+# The README's shell commands (lines of its ```bash blocks, by how they start) -> the test that runs them.
+SHELL_RUN_BY = {
+    "make ": "the `make` targets above",
+    "torchrun ": "tests/test_torchrun.py::test_readme_torchrun_command_trains_on_two_processes",
+    "python -m autograder to-gradebook ": "tests/test_gradebook.py::test_nbgrader_export_gives_the_totals_of_grades_csv",
+    "nbgrader export ": "tests/test_gradebook.py::test_nbgrader_export_gives_the_totals_of_grades_csv",
+    "nbgrader generate_assignment ": "tests/test_plain_nbgrader.py::test_plain_autograde_runs_in_the_grade_profile_"
+                                     "unless_one_is_set",
+    "nbgrader autograde ": "tests/test_plain_nbgrader.py::test_plain_autograde_runs_in_the_grade_profile_unless_"
+                           "one_is_set",
+    "python -m autograder grade ": SLURM_TEST,
+    "job=$(sbatch ": SLURM_TEST,
+    "sbatch ": SLURM_TEST,
+    # Set-up lines of a block, not commands of their own.
+    "source .venv/bin/activate": None,
+    "cd /srv/frame-by-frame && source .venv/bin/activate": None,
+}
+
+
+def _readme_shell_lines():
+    text = (REPO_ROOT / "README.md").read_text()
+    lines = []
+    for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
+        commands = re.sub(r"\\\n\s*", " ", block)   # continuation lines join their command
+        lines += [line.strip() for line in commands.splitlines() if line.strip() and not line.startswith("#")]
+    return lines
+
+
+def _tests_named(where):
+    """The test functions `where` names as path::function (only those; prose is allowed beside them)."""
+    return re.findall(r"(tests/test_\w+)\.py::(\w+)", where)
 
 
 def _readme_targets():
     text = (REPO_ROOT / "README.md").read_text()
     return set(re.findall(r"(?:^|`)make ([a-z][a-z-]*)", text, flags=re.MULTILINE))
+
+
+def test_every_readme_shell_command_has_a_test_that_runs_it():
+    unknown = [line for line in _readme_shell_lines() if not any(line.startswith(start) for start in SHELL_RUN_BY)]
+    assert unknown == [], "README commands with no test that runs them: add one, and name it in SHELL_RUN_BY"
+    for where in [*SHELL_RUN_BY.values(), *RUN_BY.values()]:
+        for module, function in _tests_named(where or ""):
+            name = module.replace("/", ".")
+            assert hasattr(importlib.import_module(name.removeprefix("tests.")), function), f"{module}::{function}"
 
 
 def _make(*args, env=None, timeout=600):

@@ -56,3 +56,12 @@ def test_constraints_pin_every_requirement_within_its_bounds():
 def test_torch_is_pinned_to_the_cpu_build_release():
     pins = _requirements((ROOT / "constraints.txt").read_text().splitlines())
     assert str(pins["torch"].specifier) == "==2.13.0"
+
+
+def test_constraints_pin_exactly_what_the_venv_holds():
+    """`make constraints` (tools/constraints.py) writes the venv's packages; on a venv `make setup` built from
+    constraints.txt that is the file itself: every installed package pinned, at the version installed."""
+    from tools import constraints
+
+    expected = constraints.HEADER + "".join(f"{pin}\n" for pin in constraints.pins())
+    assert (ROOT / "constraints.txt").read_text() == expected, "run `make constraints`"

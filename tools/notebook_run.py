@@ -59,11 +59,18 @@ def kernel_env(profile, scratch):
 
 def execute(path, profile, timeout=600, kernel_name="python3", env=None):
     """Executes the notebook at `path` in `profile` (or in the kernel environment `env`, which then sets the
-    profile); returns (executed notebook, seconds)."""
+    profile); returns (executed notebook, seconds).
+
+    The client does not act as the front end of `Output` widgets: what a callback draws into one (an
+    `interactive_output` slider's first figure) lands in the cell's own outputs, and the client never writes to
+    the kernel's shell socket while a cell runs. Acting as that front end, it does, and now and then the cell's
+    reply is then only seen once the cell's whole `timeout` has passed, with no error (ch01's slider cell here: 4
+    runs of 16 waited out their timeout, 60 or 600 s; none of 18 without)."""
     nb = nbformat.read(path, as_version=4)
     with tempfile.TemporaryDirectory(prefix="fbf-kernel-") as scratch:
         client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, allow_errors=True,
                                 resources={"metadata": {"path": str(Path(path).parent)}})
+        client.widget_registry = {}
         start = time.perf_counter()
         # The kernel process's own stderr (ipykernel's start-up notices) is not cell output; cells report
         # through IOPub, which `problems` reads.

@@ -1,5 +1,5 @@
 # Canonical mistake: divides every micro-batch by the number of micro-batches, wrong when the last is smaller.
-# Hint: Reread the second mistake listed above the exercise, and the statement's weighting sentence.
+# Hint: Reread how the statement says to weight each micro-batch, the last one included.
 def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
     model.zero_grad(set_to_none=True)
     k = math.ceil(len(x) / micro_batch_size)

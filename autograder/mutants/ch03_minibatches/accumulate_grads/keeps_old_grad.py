@@ -1,5 +1,5 @@
 # Canonical mistake: never clears .grad first, so a stale gradient from an earlier step is added in.
-# Hint: Reread the third bullet of the statement: what happens to whatever `.grad` held before.
+# Hint: Reread what the statement says happens to whatever `.grad` held before the call.
 def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
     counted = (y != -100).sum().item()
     total = 0.0

@@ -1,5 +1,5 @@
 # Canonical mistake: adds up the micro-batch mean losses without weighting them.
-# Hint: Reread the third bullet of the statement: how each micro-batch is weighted.
+# Hint: Reread which loss the accumulated `.grad` must be the gradient of: a mean over the whole batch.
 def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
     model.zero_grad(set_to_none=True)
     total = 0.0

@@ -1,7 +1,7 @@
 # fails: test_accumulate_grads_hidden
-# Canonical mistake: weights each micro-batch by its share of the rows, not of the counted targets (wrong when some
-# targets are ignored, e.g. padding in a per-token mean).
-# Hint: Reread the third mistake listed above the exercise: the share of counted targets, not of rows.
+# Canonical mistake: weights each micro-batch by its share of the rows, not of the counted targets (wrong when
+# some targets are ignored, e.g. padding in a per-token mean).
+# Hint: Reread what a micro-batch's weight is a share of.
 def accumulate_grads(model, loss_fn, x, y, micro_batch_size):
     model.zero_grad(set_to_none=True)
     total = 0.0

@@ -1,6 +1,6 @@
 # fails: test_activation_bytes_hidden
 # Canonical mistake: identifies storages by data_ptr(), which is 0 for every tensor on the meta device.
-# Hint: Reread the third bullet of the statement: the `meta` device, and how to identify a storage there.
+# Hint: Reread what the statement says about the meta device and how to tell storages apart there.
 def activation_bytes(fn, params=()):
     skip = {p.untyped_storage().data_ptr() for p in params}
     sizes = {}

@@ -1,11 +1,11 @@
 # Canonical mistake: adds up every saved tensor, so a tensor saved twice counts twice.
-# Hint: Reread the first bullet of the statement: each storage once.
+# Hint: Reread how often the statement says to count a storage that several saved tensors share.
 def activation_bytes(fn, params=()):
-    skip = {p.untyped_storage()._cdata for p in params}
+    skip = {p.untyped_storage() for p in params}
     total = [0]
 
     def pack(t):
-        if t.untyped_storage()._cdata not in skip:
+        if t.untyped_storage() not in skip:
             total[0] += t.untyped_storage().nbytes()
         return t
 

@@ -1,5 +1,5 @@
 # Canonical mistake: takes the first B rows every time instead of a random batch.
-# Hint: Reread the second bullet of the statement: how each mini-batch's rows are chosen.
+# Hint: Reread how each mini-batch is chosen.
 def grad_noise(per_sample, batch_sizes, draws, generator):
     n = per_sample.shape[0]
     full = per_sample.mean(0)

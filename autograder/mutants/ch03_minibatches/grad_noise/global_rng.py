@@ -1,7 +1,7 @@
 # fails: test_grad_noise_hidden
-# Canonical mistake: ignores `generator` and draws from the global random number generator, so a seeded generator does
-# not repeat the result.
-# Hint: Reread the fourth bullet of the statement: where all randomness comes from.
+# Canonical mistake: ignores `generator` and draws from the global random number generator, so a seeded
+# generator does not repeat the result.
+# Hint: Reread where all the randomness must come from.
 def grad_noise(per_sample, batch_sizes, draws, generator):
     n = per_sample.shape[0]
     full = per_sample.mean(0)

@@ -1,5 +1,5 @@
 # Canonical mistake: the mean of the distances instead of their root-mean-square.
-# Hint: Reread the third bullet of the statement: the root-mean-square over the draws.
+# Hint: Reread the quantity returned for each batch size.
 def grad_noise(per_sample, batch_sizes, draws, generator):
     n = per_sample.shape[0]
     full = per_sample.mean(0)

@@ -1,6 +1,6 @@
 # fails: test_grad_noise_hidden
 # Canonical mistake: no check of the batch sizes (a batch larger than N silently becomes all N rows).
-# Hint: Reread the last bullet of the statement: which batch sizes raise.
+# Hint: Reread which batch sizes must raise ValueError.
 def grad_noise(per_sample, batch_sizes, draws, generator):
     n = per_sample.shape[0]
     full = per_sample.mean(0)

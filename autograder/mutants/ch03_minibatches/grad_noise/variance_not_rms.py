@@ -1,5 +1,5 @@
 # Canonical mistake: returns the mean squared distance (a variance), without the square root.
-# Hint: Reread the third bullet of the statement: the formula, square root included.
+# Hint: Reread the quantity returned for each batch size.
 def grad_noise(per_sample, batch_sizes, draws, generator):
     n = per_sample.shape[0]
     full = per_sample.mean(0)

@@ -1,5 +1,5 @@
 # Canonical mistake: draws the rows with replacement (torch.randint), so a batch of all N rows is still noisy.
-# Hint: Reread the second bullet of the statement: B distinct rows, sampled how?
+# Hint: Reread the statement's words on how a mini-batch's rows are drawn.
 def grad_noise(per_sample, batch_sizes, draws, generator):
     n = per_sample.shape[0]
     full = per_sample.mean(0)

@@ -1,5 +1,5 @@
 # Canonical mistake: the slope between the first and the last point instead of the least-squares fit.
-# Hint: Reread the statement: the slope of which line through all the points?
+# Hint: Reread which straight line the statement asks for.
 def loglog_slope(xs, ys):
     if len(xs) != len(ys) or len(xs) < 2 or min(xs) <= 0 or min(ys) <= 0:
         raise ValueError("bad input")

@@ -1,6 +1,6 @@
 # fails: test_loglog_slope_hidden
 # Canonical mistake: no input checks (a zero becomes -inf, unequal lengths are silently cut).
-# Hint: Reread the statement's last sentence but one: when to raise `ValueError`.
+# Hint: Reread the cases that must raise ValueError.
 def loglog_slope(xs, ys):
     n = min(len(xs), len(ys))
     lx = [math.log(x) if x > 0 else float("-inf") for x in xs[:n]]

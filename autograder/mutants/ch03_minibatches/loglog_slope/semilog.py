@@ -1,5 +1,5 @@
 # Canonical mistake: takes the log of y only (a semi-log fit).
-# Hint: Reread the statement: which coordinates of the points are logarithms?
+# Hint: Reread which coordinates the statement takes the logarithm of.
 def loglog_slope(xs, ys):
     if len(xs) != len(ys) or len(xs) < 2 or min(xs) <= 0 or min(ys) <= 0:
         raise ValueError("bad input")

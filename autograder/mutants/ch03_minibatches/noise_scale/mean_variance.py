@@ -1,5 +1,5 @@
 # Canonical mistake: the mean variance per coordinate instead of the trace (the sum).
-# Hint: Reread the second bullet of the statement: tr Σ is a sum over the P coordinates.
+# Hint: Reread the statement's definition of tr Σ.
 def noise_scale(per_sample):
     if per_sample.shape[0] < 2:
         raise ValueError("need at least two rows")

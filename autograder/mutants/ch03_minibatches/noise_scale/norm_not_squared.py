@@ -1,5 +1,5 @@
 # Canonical mistake: divides by |G| instead of |G|².
-# Hint: Reread the formula for B_simple above the exercise: its denominator.
+# Hint: Reread the denominator of B_simple.
 def noise_scale(per_sample):
     if per_sample.shape[0] < 2:
         raise ValueError("need at least two rows")

@@ -1,5 +1,5 @@
 # Canonical mistake: the second moment of the rows instead of their variance (not centred on the mean).
-# Hint: Reread the second bullet of the statement: the variance of each coordinate across the rows.
+# Hint: Reread the statement's definition of a coordinate's variance.
 def noise_scale(per_sample):
     if per_sample.shape[0] < 2:
         raise ValueError("need at least two rows")

@@ -1,5 +1,5 @@
 # Canonical mistake: assumes every optimizer keeps two states of the parameter's size (AdamW), and no step counters.
-# Hint: Reread the statement: all tensors the optimizer keeps in `optimizer.state`, whatever the optimizer.
+# Hint: Reread the statement: every tensor in `optimizer.state` counts, whatever the optimizer.
 def optimizer_state_bytes(optimizer):
     if not optimizer.state:
         return 0

@@ -1,5 +1,5 @@
 # Canonical mistake: the gradient of the whole batch's loss, copied into every row.
-# Hint: Reread the statement: row `i` is the gradient of example `i`'s loss, as a batch of one.
+# Hint: Reread which loss row i is the gradient of.
 def per_sample_grads(model, loss_fn, x, y):
     params = list(model.parameters())
     grads = torch.autograd.grad(loss_fn(model(x), y), params)

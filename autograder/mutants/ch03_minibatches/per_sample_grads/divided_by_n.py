@@ -1,6 +1,6 @@
-# Canonical mistake: each example's share of the batch-mean loss, d(mean loss)/d(params) restricted to one example:
-# every row is 1/N of the per-example gradient.
-# Hint: Reread the statement: row `i` is the gradient of `loss_fn(model(x[i:i+1]), y[i:i+1])`, example `i` alone.
+# Canonical mistake: each example's share of the batch-mean loss, d(mean loss)/d(params) restricted to one
+# example: every row is 1/N of the per-example gradient.
+# Hint: Reread which loss row i is the gradient of.
 def per_sample_grads(model, loss_fn, x, y):
     params = {name: p.detach() for name, p in model.named_parameters()}
 

@@ -1,7 +1,6 @@
-# Canonical mistake: one backward per example without clearing .grad in between, so row i holds the sum of the first
-# i+1 gradients (and the model's .grad is left written).
-# Hint: Reread the statement's first bullet: the model's `.grad` fields stay as they were, and each row holds one
-# example's gradient.
+# Canonical mistake: one backward per example without clearing .grad in between, so row i holds the sum of the
+# first i+1 gradients (and the model's .grad is left written).
+# Hint: Reread what the statement says about the model's `.grad` fields, and what each row holds.
 def per_sample_grads(model, loss_fn, x, y):
     rows = {name: [] for name, _ in model.named_parameters()}
     for i in range(len(x)):

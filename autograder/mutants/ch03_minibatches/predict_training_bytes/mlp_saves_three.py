@@ -1,5 +1,5 @@
 # Canonical mistake: the MLP saves gate, up and their product, but not silu(gate).
-# Hint: Reread the MLP rows of the listing in section 5: every tensor it saves.
+# Hint: Reread the listing of section 5 for the MLP: every saved tensor counts.
 def predict_training_bytes(config, batch, seq, optimizer_states=2):
     vocab, dim, layers = config["vocab_size"], config["dim"], config["n_layers"]
     heads, hidden = config["n_heads"], config["hidden"]

@@ -1,5 +1,5 @@
 # Canonical mistake: forgets the b·h·s² attention probabilities that softmax saves.
-# Hint: Reread the attention rows of the listing in section 5, and the Predict question above the exercise.
+# Hint: Reread the section's Predict: which saved tensor grows with the square of the sequence length?
 def predict_training_bytes(config, batch, seq, optimizer_states=2):
     vocab, dim, layers = config["vocab_size"], config["dim"], config["n_layers"]
     heads, hidden = config["n_heads"], config["hidden"]

@@ -1,5 +1,5 @@
 # Canonical mistake: counts the activations of one block, whatever the number of blocks.
-# Hint: Reread the `"activations"` bullet: per block, and the config's number of blocks.
+# Hint: Reread how the activations depend on `n_layers`.
 def predict_training_bytes(config, batch, seq, optimizer_states=2):
     vocab, dim, layers = config["vocab_size"], config["dim"], config["n_layers"]
     heads, hidden = config["n_heads"], config["hidden"]

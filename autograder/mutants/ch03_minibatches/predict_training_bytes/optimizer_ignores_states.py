@@ -1,6 +1,6 @@
 # fails: test_predict_training_bytes_hidden
 # Canonical mistake: always two optimizer states, whatever optimizer_states says.
-# Hint: Reread the `"optimizer"` bullet: how many values per parameter.
+# Hint: Reread what `optimizer_states` sets.
 def predict_training_bytes(config, batch, seq, optimizer_states=2):
     vocab, dim, layers = config["vocab_size"], config["dim"], config["n_layers"]
     heads, hidden = config["n_heads"], config["hidden"]

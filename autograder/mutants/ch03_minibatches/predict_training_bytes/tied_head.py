@@ -1,5 +1,5 @@
 # Canonical mistake: counts lm_head as the embedding (tied weights), so the parameters are short by vocab × dim.
-# Hint: Reread the `"parameters"` bullet: count from the shapes in `course/decoder.py`.
+# Hint: Reread the statement: count the parameters from the shapes in `course/decoder.py`.
 def predict_training_bytes(config, batch, seq, optimizer_states=2):
     vocab, dim, layers = config["vocab_size"], config["dim"], config["n_layers"]
     heads, hidden = config["n_heads"], config["hidden"]

@@ -1,5 +1,5 @@
 # Canonical mistake: eps under the square root, sqrt(v_hat + eps); invisible while gradients are large against eps.
-# Hint: Reread the last formula of the statement: where `eps` is added.
+# Hint: Reread the last formula: where eps is added relative to the square root.
 def adamw_step_(params, state, lr, betas, eps, weight_decay):
     beta1, beta2 = betas
     with torch.no_grad():

@@ -1,8 +1,6 @@
 # fails: test_adamw_step__hidden
-# Canonical mistake: one step counter for all parameters: a parameter skipped (no .grad) gets the wrong bias
-# correction.
-# Hint: Reread the statement: `t` is the number of steps this parameter has taken, and a skipped parameter's `t` does
-# not advance.
+# Canonical mistake: one step counter for all parameters: a parameter skipped (no .grad) gets the wrong bias correction.
+# Hint: Reread the definition of t: the steps *this parameter* has taken, and what happens to t when .grad is None.
 def adamw_step_(params, state, lr, betas, eps, weight_decay):
     beta1, beta2 = betas
     state["t"] = state.get("t", 0) + 1

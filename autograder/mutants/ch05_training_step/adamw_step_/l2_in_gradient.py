@@ -1,5 +1,5 @@
 # Canonical mistake: weight decay added to the gradient (L2, Adam's weight_decay), so it goes through m and v.
-# Hint: Reread the section's bullet on decoupled weight decay, and the statement's first formula.
+# Hint: Reread the first formula: the decay acts on p itself, separately from g, m and v.
 def adamw_step_(params, state, lr, betas, eps, weight_decay):
     beta1, beta2 = betas
     with torch.no_grad():

@@ -1,5 +1,5 @@
 # Canonical mistake: no bias correction: the zero-started averages are used as they are.
-# Hint: Reread the section's bullet on bias correction, and the statement's formulas for m̂ and v̂.
+# Hint: Reread the second line of formulas: what m and v are divided by before they are used.
 def adamw_step_(params, state, lr, betas, eps, weight_decay):
     beta1, beta2 = betas
     with torch.no_grad():

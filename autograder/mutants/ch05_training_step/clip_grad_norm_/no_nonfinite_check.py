@@ -1,6 +1,6 @@
 # fails: test_clip_grad_norm__hidden
 # Canonical mistake: no check for inf/nan: the gradients are multiplied by nan (or 0) and training goes on silently.
-# Hint: Reread the third bullet of the statement: what to do when `total` is not finite.
+# Hint: Reread the third bullet: what must happen when the total norm is inf or nan.
 def clip_grad_norm_(params, max_norm):
     grads = [p.grad for p in params if p.grad is not None]
     if not grads:

@@ -1,6 +1,5 @@
 # Canonical mistake: each gradient clipped by its own norm; the update's direction changes.
-# Hint: Reread the section's first paragraph and the second bullet: one norm of all gradients together, and one factor
-# for all.
+# Hint: Reread the second bullet: one total norm over all gradients together.
 def clip_grad_norm_(params, max_norm):
     grads = [p.grad for p in params if p.grad is not None]
     if not grads:

@@ -1,5 +1,5 @@
 # Canonical mistake: returns the norm after clipping, which hides how large the gradients were.
-# Hint: Reread the last bullet of the statement: `total` measured when?
+# Hint: Reread the last bullet: which norm is returned, before or after clipping.
 def clip_grad_norm_(params, max_norm):
     grads = [p.grad for p in params if p.grad is not None]
     if not grads:

@@ -1,5 +1,5 @@
 # Canonical mistake: no min(1, ...): gradients smaller than max_norm are blown up to it.
-# Hint: Reread the fourth bullet of the statement: the factor is a `min`.
+# Hint: Reread the factor in the fourth bullet: it never exceeds one.
 def clip_grad_norm_(params, max_norm):
     grads = [p.grad for p in params if p.grad is not None]
     if not grads:

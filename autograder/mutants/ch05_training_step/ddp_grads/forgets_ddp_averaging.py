@@ -1,6 +1,6 @@
-# Canonical mistake: divides by the global token count but forgets that DDP divides the summed gradients by world_size
-# too: the gradients come out world_size times too small.
-# Hint: Reread step 2 of the statement and the section's first paragraph: what DDP does to the summed gradients.
+# Canonical mistake: divides by the global token count but forgets that DDP divides the summed gradients by
+# world_size too: the gradients come out world_size times too small.
+# Hint: Reread step 2: what DDP does to the summed gradients, and what the scaling must undo.
 def ddp_grads(rank, world_size, ddp_model, batch, accum_steps):
     tokens, targets, mask = batch
     count = torch.tensor([float(mask.sum())], dtype=torch.float64)

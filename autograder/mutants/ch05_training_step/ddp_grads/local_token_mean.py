@@ -1,6 +1,6 @@
 # Canonical mistake: each rank's loss is the mean over its own real tokens; DDP then averages the ranks, so a token on
 # the rank with fewer tokens counts more.
-# Hint: Reread the statement's first paragraph and step 2: the mean over the global batch's real tokens.
+# Hint: Reread step 2: the mean is over all real tokens of the global batch, not of this rank's share.
 def ddp_grads(rank, world_size, ddp_model, batch, accum_steps):
     tokens, targets, mask = batch
     local_tokens = float(mask.sum())

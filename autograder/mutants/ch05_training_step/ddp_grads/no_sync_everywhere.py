@@ -1,6 +1,6 @@
 # Canonical mistake: every backward under no_sync(), the last one too: the gradients are never all-reduced and the
 # ranks drift apart.
-# Hint: Reread step 1 of the statement: all but the last backward under `no_sync()`.
+# Hint: Reread step 1: which backward runs outside no_sync(), so the gradients are communicated once.
 def ddp_grads(rank, world_size, ddp_model, batch, accum_steps):
     tokens, targets, mask = batch
     count = torch.tensor([float(mask.sum())], dtype=torch.float64)

@@ -1,6 +1,6 @@
 # Canonical mistake: no no_sync(): every micro-batch's backward all-reduces (the gradients come out right, the
 # communication is paid accum_steps times).
-# Hint: Reread step 1 of the statement: gradients are communicated once, during the last backward.
+# Hint: Reread step 1: which backward calls run under ddp_model.no_sync().
 def ddp_grads(rank, world_size, ddp_model, batch, accum_steps):
     tokens, targets, mask = batch
     count = torch.tensor([float(mask.sum())], dtype=torch.float64)

@@ -1,6 +1,5 @@
 # Canonical mistake: the mean over each sequence, then the mean over sequences: a token of a short row weighs more.
-# Hint: Reread the statement: every real token weighs the same, however many its row has, and the Predict question
-# above.
+# Hint: Reread "every real token weighs the same, however many real tokens its row has".
 def masked_mean_loss(logits, targets, mask):
     per_token = F.cross_entropy(logits.flatten(0, 1), targets.flatten(), reduction="none").view(targets.shape)
     weights = mask.to(per_token.dtype)

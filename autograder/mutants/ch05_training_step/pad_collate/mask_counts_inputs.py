@@ -1,5 +1,5 @@
 # Canonical mistake: the mask marks len(seq) positions (the inputs) instead of len(seq) - 1 (the real targets).
-# Hint: Reread the last bullet of the statement: where `mask` is `True`, and how many positions that is.
+# Hint: Reread the definition of mask: how many positions of row i hold a real target.
 def pad_collate(seqs, pad_id):
     width = max(len(s) for s in seqs) - 1
     tokens = torch.full((len(seqs), width), pad_id, dtype=torch.int64)

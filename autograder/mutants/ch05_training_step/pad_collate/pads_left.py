@@ -1,5 +1,5 @@
 # Canonical mistake: padding on the left.
-# Hint: Reread the first bullet of the statement: on which side the padding goes.
+# Hint: Reread the first bullet: on which side the padding goes.
 def pad_collate(seqs, pad_id):
     width = max(len(s) for s in seqs) - 1
     tokens = torch.full((len(seqs), width), pad_id, dtype=torch.int64)

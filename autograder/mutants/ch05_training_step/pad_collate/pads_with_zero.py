@@ -1,5 +1,5 @@
 # Canonical mistake: pads with 0 whatever pad_id says.
-# Hint: Reread the first bullet of the statement: the id the rows are padded with.
+# Hint: Reread the first bullet: which id fills the padded positions.
 def pad_collate(seqs, pad_id):
     width = max(len(s) for s in seqs) - 1
     tokens = torch.zeros(len(seqs), width, dtype=torch.int64)

@@ -1,6 +1,6 @@
 # fails: test_train_step_hidden
 # Canonical mistake: autocast_dtype is accepted but never used: the "bf16" run is float32.
-# Hint: Reread step 2 of the statement: the forward runs under `torch.autocast` when `autocast_dtype` is not `None`.
+# Hint: Reread step 2: what the forward runs under when autocast_dtype is not None.
 def train_step(model, batch, optimizer, *, accum_steps, max_norm, scheduler, autocast_dtype):
     tokens, targets, mask = batch
     optimizer.zero_grad(set_to_none=True)

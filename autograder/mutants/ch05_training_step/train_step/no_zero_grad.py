@@ -1,5 +1,5 @@
 # Canonical mistake: no zero_grad: gradients from the previous step are added to this step's.
-# Hint: Reread step 1 of the statement.
+# Hint: Reread step 1: gradients add up across backward() calls.
 def train_step(model, batch, optimizer, *, accum_steps, max_norm, scheduler, autocast_dtype):
     tokens, targets, mask = batch
     n_tokens = int(mask.sum())

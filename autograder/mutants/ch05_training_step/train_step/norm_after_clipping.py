@@ -1,6 +1,6 @@
 # fails: test_train_step
 # Canonical mistake: the gradient norm is measured after clipping, so the log never shows a spike above max_norm.
-# Hint: Reread step 3 and the `"grad_norm"` key: the norm before clipping.
+# Hint: Reread the "grad_norm" key: the total norm before clipping.
 def train_step(model, batch, optimizer, *, accum_steps, max_norm, scheduler, autocast_dtype):
     tokens, targets, mask = batch
     optimizer.zero_grad(set_to_none=True)

@@ -1,7 +1,6 @@
-# Canonical mistake: each micro-batch's own token mean divided by accum_steps: right only when every micro-batch holds
-# as many real tokens.
-# Hint: Reread step 2 of the statement: the weighting by real tokens of the whole batch, and step 2 of the list above
-# the exercise.
+# Canonical mistake: each micro-batch's own token mean divided by accum_steps: right only when every micro-batch
+# holds as many real tokens.
+# Hint: Reread step 2's last sentence: how the micro-batches must be weighted.
 def train_step(model, batch, optimizer, *, accum_steps, max_norm, scheduler, autocast_dtype):
     tokens, targets, mask = batch
     optimizer.zero_grad(set_to_none=True)

@@ -1,6 +1,6 @@
 # fails: test_train_step
 # Canonical mistake: scheduler.step() before optimizer.step(): the first learning rate is skipped (and PyTorch warns).
-# Hint: Reread step 4 of the statement: the order of the two steps.
+# Hint: Reread step 4 and the "lr" key: the order of the two steps.
 def train_step(model, batch, optimizer, *, accum_steps, max_norm, scheduler, autocast_dtype):
     tokens, targets, mask = batch
     optimizer.zero_grad(set_to_none=True)
