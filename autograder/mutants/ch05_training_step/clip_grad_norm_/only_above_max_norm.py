@@ -2,6 +2,7 @@
 # Canonical mistake: clips only when total > max_norm: where total is within 1e-6 of max_norm the statement's factor
 # is below one and this one is not.
 # Hint: Reread the fourth bullet: the factor is applied whenever the norm is finite, under no condition of your own.
+# Equivalent: no_epsilon
 def clip_grad_norm_(params, max_norm):
     grads = [p.grad for p in params if p.grad is not None]
     if not grads:
