@@ -20,7 +20,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.feedback import HIDDEN_BLOCK
+from autograder.reporting.feedback import HIDDEN_BLOCK
 from tools import notebook_run
 
 SOLUTION_BLOCK = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.DOTALL)
