@@ -14,8 +14,9 @@ from .decoder import TinyDecoder
 
 GB = 1e9
 GiB = 2**30
-# The cards the 7B table is read against (memory as sold, in GB = 10⁹ bytes).
-CARDS = {"16 GB card": 16 * GB, "24 GB card": 24 * GB, "80 GB card": 80 * GB}
+# The cards the 7B table is read against, by the names they are sold under. The "GB" of a GPU's name is a GiB:
+# an "80 GB" A100 has 81920 MiB = 80 GiB (85.9 · 10⁹ bytes), a "24 GB" card 24 GiB, a "16 GB" card 16 GiB.
+CARDS = {"16 GB card": 16 * GiB, "24 GB card": 24 * GiB, "80 GB card": 80 * GiB}
 
 # LLaMA-7B's shape (Touvron et al., 2023): 32 blocks of width 4096, 32 heads, SwiGLU width 11008, 32000 tokens.
 LLAMA_7B = dict(vocab_size=32000, dim=4096, n_layers=32, n_heads=32, hidden=11008)
@@ -81,19 +82,19 @@ def cuda_peak_step(step, device):
 
 
 def stacked_memory_bars(rows, parts, cards=CARDS, ax=None, title=None):
-    """Stacked bars, one per row: rows = {label: {part: bytes}}, drawn in GB, `parts` bottom to top, with a
-    dashed line per card."""
+    """Stacked bars, one per row: rows = {label: {part: bytes}}, drawn in GiB (2³⁰ bytes, the unit of the cards'
+    memory), `parts` bottom to top, with a dashed line per card."""
     if ax is None:
         _, ax = plt.subplots(figsize=(9, 4))
     labels = list(rows)
     bottom = [0.0] * len(labels)
     for part in parts:
-        heights = [rows[label].get(part, 0) / GB for label in labels]
+        heights = [rows[label].get(part, 0) / GiB for label in labels]
         ax.bar(labels, heights, bottom=bottom, label=part)
         bottom = [b + h for b, h in zip(bottom, heights)]
     for i, (card, size) in enumerate(cards.items()):
-        ax.axhline(size / GB, linestyle="--", linewidth=1, color=f"C{len(parts) + i}", label=card)
-    ax.set_ylabel("GB (10⁹ bytes)")
+        ax.axhline(size / GiB, linestyle="--", linewidth=1, color=f"C{len(parts) + i}", label=card)
+    ax.set_ylabel("GiB (2³⁰ bytes)")
     ax.tick_params(axis="x", labelrotation=30)
     if title:
         ax.set_title(title)
