@@ -16,6 +16,7 @@ exception in `fn` comes back as `FreshProcessError` with the child's traceback. 
 autograd graph cannot cross a process boundary: any that `args` holds (a list of losses a buggy loss function
 kept, say) travel detached. `dumps` is that pickling on its own (course.ddp sends its workers the same way).
 """
+import importlib
 import io
 import os
 import pickle
@@ -99,6 +100,9 @@ def serve():
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
     sys.path[:] = pickle.loads(_read_message(requests))
+    # Constructing a first torch.optim optimizer imports torch._dynamo (about a second): done here, while the
+    # parent is still busy with other work, not in the first call it waits for.
+    importlib.import_module("torch._dynamo")
     while True:
         try:
             payload = _read_message(requests)

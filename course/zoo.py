@@ -687,10 +687,16 @@ def batchnorm_mlp():
     return seeded(lambda: nn.Sequential(nn.Linear(10, 32), nn.BatchNorm1d(32), nn.ReLU(), nn.Linear(32, 4)), 21)
 
 
+def regression_points(n):
+    """n points in 10 dimensions and a standardised regression target [n] that the first coordinate predicts."""
+    x = torch.randn(n, 10)
+    return x, (x[:, 0] + 0.5 * torch.randn(n)) / 1.118
+
+
 def broadcast_regression_loss(model, batch):
     """Predictions [B, 1] minus targets [B]: broadcast to [B, B], a loss no model can fit."""
     x, y = batch
-    return (model(x) - y.float()).pow(2).mean()
+    return (model(x) - y).pow(2).mean()
 
 
 def regression_mlp():
@@ -814,8 +820,10 @@ class FunctionNet(nn.Module):
         return self.fc2(h)
 
 
-def _function_case(fn, inputs):
-    return lambda: fly(seeded(lambda: FunctionNet(fn), 23), functions=((fn, inputs()),))
+def _function_case(fn, inputs, used=True):
+    """A flight whose functions list `fn`; its model applies fn between two layers if `used`."""
+    model = (lambda: FunctionNet(fn)) if used else TwoPath
+    return lambda: fly(seeded(model, 23), functions=((fn, inputs()),))
 
 
 def _wide_inputs():
@@ -881,8 +889,10 @@ BUGS = [
          _kept("logits")),
     Case("feature-tap", "bug", "memory", "a forward hook that collects activations, graph and all",
          lambda: fly(two_path(FeatureTap))),
-    Case("broadcast-regression", "bug", "memory", "predictions [B, 1] minus targets [B]: a [B, B] loss",
-         lambda: fly(regression_mlp(), loss_fn=broadcast_regression_loss), also=("ddp",)),
+    Case("broadcast-regression", "bug", "memory", "predictions [B, 1] minus targets [B]: a [B, B] loss that "
+         "couples the examples (DDP differs) and that no model can fit",
+         lambda: fly(regression_mlp(), make_batch=regression_points, loss_fn=broadcast_regression_loss),
+         also=("overfit", "ddp")),
     Case("batch-attention", "bug", "memory", "examples attend to each other: [B, B] activations",
          lambda: fly(seeded(BatchAttention, 29)), also=("ddp",)),
     # overfit
@@ -903,8 +913,8 @@ BUGS = [
     # functions
     Case("tanh-backward", "bug", "functions", "tanh whose backward uses 1 - y instead of 1 - y²",
          _function_case(BadTanh, _wide_inputs)),
-    Case("backward-ignores-grad", "bug", "functions", "a SiLU whose backward ignores grad_output (training and "
-         "DDP's average go wrong too)", _function_case(LocalSiLU, _wide_inputs), also=("overfit", "ddp")),
+    Case("backward-ignores-grad", "bug", "functions", "a SiLU whose backward ignores grad_output, listed for the "
+         "check before the model uses it", _function_case(LocalSiLU, _wide_inputs, used=False)),
     Case("second-input-gradient", "bug", "functions", "a·b·scale whose gradient for b forgets the scale",
          _function_case(ScaledProduct, _pair_inputs)),
     Case("clamp-tail", "bug", "functions", "a clamp whose backward is wrong below -1 only",

@@ -1,4 +1,5 @@
-# drops options
+# Canonical mistake: builds the flight without the options, so batch_size, steps and the rest keep their defaults.
+# Hint: Reread the first bullet: the options are Flight's fields.
 def preflight(model, make_batch, loss_fn, make_optimizer, *, checks=None, **options):
     flight = Flight(model, make_batch, loss_fn, make_optimizer)
     if checks is None:
