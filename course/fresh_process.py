@@ -10,12 +10,15 @@ a notebook travel too) to an interpreter started with a hash seed of its own (`P
 this process does not have), with this process's torch settings (threads, default dtype, float32 matmul
 precision), and returns what `fn` returned (by pickle).
 
-The interpreter imports torch when it starts (about a second), and is then kept for later calls; `start()` starts
-it ahead of time, in the background. Its own stdout and stderr are discarded (a notebook shows nothing of it); an
+The interpreter imports torch when it starts (two or three seconds), and is then kept for later calls; `start()`
+starts it ahead of time, in the background. Its own stdout and stderr are discarded (a notebook shows nothing of it); an
 exception in `fn` comes back as `FreshProcessError` with the child's traceback. Tensors that are part of an
 autograd graph cannot cross a process boundary: any that `args` holds (a list of losses a buggy loss function
 kept, say) travel detached. `dumps` is that pickling on its own (course.ddp sends its workers the same way).
 """
+import atexit
+import contextlib
+import copyreg
 import importlib
 import io
 import os
@@ -62,10 +65,32 @@ def _bare_instance(cls):
 
 
 def dumps(obj) -> bytes:
-    """`obj` pickled by value (cloudpickle), tensors that are part of a graph detached."""
+    """`obj` pickled by value (cloudpickle), tensors that are part of a graph detached; no class is changed."""
     buffer = io.BytesIO()
-    _Pickler(buffer).dump(obj)
+    with _slot_names_not_cached():
+        _Pickler(buffer).dump(obj)
     return buffer.getvalue()
+
+
+@contextlib.contextmanager
+def _slot_names_not_cached():
+    """The first time an object of a class is pickled, copyreg caches the class's slot names on the class
+    (`__slotnames__`): pickling would change torch's and the course's classes (Tensor, Flight), which the grader
+    watches. Inside the block the names are computed as usual and the cache is taken away again."""
+    original = copyreg._slotnames
+
+    def uncached(cls):
+        cached = "__slotnames__" in cls.__dict__
+        names = original(cls)
+        if not cached and "__slotnames__" in cls.__dict__:
+            type.__delattr__(cls, "__slotnames__")
+        return names
+
+    copyreg._slotnames = uncached
+    try:
+        yield
+    finally:
+        copyreg._slotnames = original
 
 
 def _settings():
@@ -150,34 +175,66 @@ class _Child:
         return value
 
     def close(self):
+        """Ends the interpreter and closes both pipes (an unclosed pipe warns when it is collected)."""
         self.process.kill()
         self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            try:
+                pipe.close()
+            except OSError:            # the other side is gone: nothing left to flush
+                pass
 
 
 _LOCK = threading.Lock()
 _CHILD = None
 
 
+@atexit.register
+def _close_at_exit():
+    if _CHILD is not None:
+        _CHILD.close()
+
+
 def start():
     """Starts the fresh interpreter now (in the background: this returns at once) if it is not running."""
     global _CHILD
     with _LOCK:
+        if _CHILD is not None and not _CHILD.alive():
+            _CHILD.close()
         if _CHILD is None or not _CHILD.alive():
             _CHILD = _Child()
         return _CHILD
 
 
 def run_in_fresh_process(fn, *args, timeout=300.0):
-    """fn(*args), computed in a fresh interpreter with a hash seed of its own; returns its result."""
-    global _CHILD
+    """fn(*args), computed in a fresh interpreter with a hash seed of its own; returns its result.
+
+    Something may end the interpreter between two calls (the grader ends every process a notebook cell started);
+    a call that finds it dead starts another one and tries once more."""
     payload = dumps((fn, args, _settings()))
-    child = start()
-    try:
-        return child.call(payload, timeout)
-    except (TimeoutError, EOFError, OSError, ValueError) as error:
-        with _LOCK:   # a late answer must not be read as the next call's: this interpreter is done
-            child.close()
-            _CHILD = None
-        if isinstance(error, TimeoutError):
+    for attempt in (1, 2):
+        child = start()
+        try:
+            return child.call(payload, timeout)
+        except TimeoutError:
+            _discard(child)
             raise
-        raise FreshProcessError(f"the fresh interpreter died ({type(error).__name__}: {error})") from None
+        except (EOFError, OSError, ValueError) as error:
+            code = _discard(child)
+            if attempt == 2:
+                raise FreshProcessError(f"the fresh interpreter died ({type(error).__name__}: {error}; exit code "
+                                        f"{code})") from None
+
+
+def _discard(child):
+    """Ends `child` (a late answer must never be read as the next call's) and returns its exit code."""
+    global _CHILD
+    try:
+        code = child.process.wait(timeout=1)
+    except subprocess.TimeoutExpired:
+        code = None
+    with _LOCK:
+        child.close()
+        if _CHILD is child:
+            _CHILD = None
+    return code

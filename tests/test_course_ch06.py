@@ -153,10 +153,26 @@ def test_fresh_process_sends_closures_graphs_detached_and_parametrized_modules()
     assert torch.allclose(out, model(x).detach() * scale) and requires_grad is False
 
 
+def test_pickling_for_another_process_leaves_every_class_as_it_was():
+    classes = (Flight, torch.Tensor, nn.Parameter)
+    for cls in classes:                            # as in a fresh interpreter: no slot names cached yet
+        if "__slotnames__" in cls.__dict__:
+            type.__delattr__(cls, "__slotnames__")
+    before = [dict(cls.__dict__) for cls in classes]
+    fresh_process.dumps((healthy_flights()["mlp"], torch.ones(2), nn.Parameter(torch.ones(2))))
+    assert [dict(cls.__dict__) for cls in classes] == before
+
+
 def test_fresh_process_errors_come_back_with_the_traceback_and_it_keeps_serving():
     with pytest.raises(fresh_process.FreshProcessError, match="ValueError: broken on purpose"):
         fresh_process.run_in_fresh_process(_raises)
     assert fresh_process.run_in_fresh_process(_hash_of, 7) == 7
+
+
+def test_fresh_process_started_again_when_something_ended_it():
+    child = fresh_process.start()
+    child.process.kill()                            # as the grader ends every process after a cell
+    assert fresh_process.run_in_fresh_process(_hash_of, 8) == 8
 
 
 def test_fresh_process_times_out_and_starts_over():

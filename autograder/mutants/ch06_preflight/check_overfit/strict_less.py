@@ -4,9 +4,10 @@
 def check_overfit(flight):
     model = copy.deepcopy(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
-    held = {id(p) for group in optimizer.param_groups for p in group["params"]}
+    groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
+    held = {id(p) for group in groups or () for p in group["params"]}
     for name, p in model.named_parameters():
-        if p.requires_grad and name not in flight.frozen and id(p) not in held:
+        if groups is not None and p.requires_grad and name not in flight.frozen and id(p) not in held:
             return CheckResult("overfit", False, f"{name} requires grad, but the optimizer does not hold it: it "
                                "will never change")
     batch = flight.make_batch(flight.batch_size)

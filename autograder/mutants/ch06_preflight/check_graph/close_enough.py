@@ -1,8 +1,8 @@
 # fails: test_check_graph_hidden
-# Canonical mistake: checks the copy in the mode it was handed in, so a write that only training mode makes is missed.
-# Hint: Reread the first sentence: the copy is put in training mode.
+# Canonical mistake: compares saved tensors with torch.allclose's default tolerance: a small write through .data passes.
+# Hint: Reread how a saved tensor counts as unchanged: exactly equal (rtol=0, atol=0).
 def check_graph(flight):
-    model = copy.deepcopy(flight.model)
+    model = copy.deepcopy(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 
@@ -11,7 +11,7 @@ def check_graph(flight):
 
     def unpack(saved):
         t, at_save = saved
-        if id(t) not in buffers and not torch.allclose(t, at_save, rtol=0, atol=0, equal_nan=True):
+        if id(t) not in buffers and not torch.allclose(t, at_save, equal_nan=True):
             changed.append(tuple(t.shape))
         return t
 
