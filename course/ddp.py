@@ -13,8 +13,8 @@ process, even on CPU tensors, starts autograd's device threads, and a child fork
 at all ("Unable to handle autograd's threading in combination with fork-based multiprocessing"); nor can a forked
 child use CUDA once this process has started it. There the workers come from a fork server (a clean process that
 imported torch once and has never run a backward), or are spawned where there is none. Those workers receive the
-worker function and its arguments by value (cloudpickle), so a worker defined in a notebook cell, and the classes
-and helpers it uses, work under every start method.
+worker function and its arguments by value (cloudpickle, through `course.fresh_process.dumps`), so a worker
+defined in a notebook cell, and the classes and helpers it uses, work under every start method.
 
 Nothing is left behind: when a worker raises, exits or hangs past `timeout`, every other worker is killed at once
 (one blocked in an all-reduce waiting for the dead one would otherwise wait forever) and `launch` raises
@@ -36,9 +36,10 @@ import time
 import traceback
 from datetime import timedelta
 
-import cloudpickle
 import torch
 import torch.distributed as dist
+
+from .fresh_process import dumps
 
 
 class WorkerError(RuntimeError):
@@ -170,7 +171,7 @@ def launch(worker, *args, world_size=2, backend="gloo", timeout=60.0, threads=1,
                          f"{off_cpu[0].device.type} tensors ({len(off_cpu)} passed): pass the models and tensors "
                          "on the CPU (.cpu())")
     ctx = _context(method)
-    payload = (worker, args) if method == "fork" else cloudpickle.dumps((worker, args))
+    payload = (worker, args) if method == "fork" else dumps((worker, args))
     # DDP imports torch._dynamo: once here, not once per forked worker (about a second each). By importlib: an
     # `import torch._dynamo` here would make `torch` a local name of this whole function.
     importlib.import_module("torch._dynamo")

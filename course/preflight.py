@@ -4,9 +4,10 @@
     result = some_check(flight)                                     # -> CheckResult(name, passed, reason)
     report = Report([result, ...])                                  # prints as a table in a notebook
 
-A check never changes `flight.model`: it works on a copy. `make_batch(batch_size)` returns a batch (a tensor or a
-tuple of tensors whose first dimension is the batch), `loss_fn(model, batch)` a 0-dim loss tensor, and
-`make_optimizer(params)` a `torch.optim` optimizer over `params`.
+A check never changes `flight.model`: it works on a copy, in training mode, as a run would. `make_batch(batch_size)`
+returns a batch (a tensor or a tuple of tensors whose first dimension is the batch), `loss_fn(model, batch)` a 0-dim
+loss tensor, and `make_optimizer(params)` a `torch.optim` optimizer over `params`. `without_dropout()` switches
+dropout off in training mode, for a check that compares two forward passes (chapter 6's DDP check).
 
 The healthy flights at the bottom (an MLP, the tiny LLaMA-style decoder of chapters 4 and 5, a small conv net)
 are sized for seconds on a CPU; chapter 6 runs every check on them and expects every check to pass.
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.overrides import TorchFunctionMode
 
 from .decoder import seeded_decoder, token_batch
 from .models import seeded, seeded_mlp
@@ -37,15 +39,16 @@ class Flight:
 
     batch_size: the batch the checks draw with `make_batch`; steps: the overfit check's step budget; seed: the
     determinism check's seed; functions: (autograd.Function class, example inputs) pairs to gradient-check;
-    frozen: names of parameters meant to stay frozen; max_ratio: how far above the median a layer's ‖g‖/‖w‖ may
-    go before it counts as exploding.
+    frozen: names of parameters meant to stay frozen (they may have requires_grad=False, go unreached and stay
+    out of the optimizer); max_ratio: how large a parameter's ‖g‖·‖w‖ may be, as a multiple of |loss|, before
+    its gradient counts as exploding.
     """
     model: nn.Module
     make_batch: object
     loss_fn: object
     make_optimizer: object
     batch_size: int = 8
-    steps: int = 60
+    steps: int = 300
     seed: int = 0
     functions: tuple = ()
     frozen: tuple = ()
@@ -106,6 +109,24 @@ class Report:
 
     def _repr_pretty_(self, printer, cycle):
         printer.text(str(self))
+
+
+# Dropout in all its spellings: the modules call these, and fused attention takes its own dropout_p.
+_DROPOUT_FUNCTIONS = (F.dropout, F.dropout1d, F.dropout2d, F.dropout3d, F.alpha_dropout, F.feature_alpha_dropout)
+
+
+class without_dropout(TorchFunctionMode):
+    """Inside `with without_dropout():` every dropout is the identity, in training mode too: `nn.Dropout*`
+    modules, `F.dropout*` calls and `F.scaled_dot_product_attention(..., dropout_p=...)`. Everything else a
+    model does in training mode (batch statistics, stochastic depth written by hand) stays as it is."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func in _DROPOUT_FUNCTIONS:
+            return args[0] if args else kwargs["input"]
+        if func is F.scaled_dot_product_attention:
+            kwargs = {**kwargs, "dropout_p": 0.0}
+        return func(*args, **kwargs)
 
 
 # ---------------------------------------------------------------- healthy models, ready to fly

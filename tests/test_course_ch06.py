@@ -1,9 +1,20 @@
-"""course.preflight: the report table, flights, the healthy models and the test helper chapter 6 stands on."""
+"""course.preflight (the report table, flights, the dropout switch), course.fresh_process, course.zoo, and the
+chapter's reference checks run on every zoo case: each bug caught by its check, no healthy case flagged."""
+import os
+import time
+from pathlib import Path
+
+import nbformat
 import pytest
 import torch
+import torch.nn.functional as F
+from torch import nn
 
-from course.preflight import (CheckResult, Report, SmallConvNet, decoder_flight, expect_verdict,
-                              healthy_flights)
+from course import fresh_process, zoo
+from course.preflight import (CheckResult, Flight, Report, SmallConvNet, decoder_flight, expect_verdict,
+                              healthy_flights, without_dropout)
+
+SOURCE = Path(__file__).resolve().parents[1] / "source" / "ch06_preflight" / "ch06_preflight.ipynb"
 
 
 def test_report_table_rows_summary_and_lookup():
@@ -32,7 +43,7 @@ def test_flight_replace_changes_one_field_and_keeps_the_rest():
     flight = healthy_flights()["mlp"]
     other = flight.replace(batch_size=3)
     assert other.batch_size == 3 and flight.batch_size == 8 and other.model is flight.model
-    assert (other.steps, other.seed, other.functions, other.frozen, other.max_ratio) == (60, 0, (), (), 1e3)
+    assert (other.steps, other.seed, other.functions, other.frozen, other.max_ratio) == (300, 0, (), (), 1e3)
 
 
 @pytest.mark.parametrize("name", ["mlp", "decoder", "convnet"])
@@ -68,3 +79,154 @@ def test_expect_verdict_messages():
                           (("not a result", True), "expected a course.preflight.CheckResult")]:
         with pytest.raises(AssertionError, match=message):
             expect_verdict("x", *args)
+
+
+# ---------------------------------------------------------------- without_dropout
+def test_without_dropout_turns_every_dropout_into_the_identity_in_training_mode():
+    x = torch.ones(4, 8)
+    q = torch.randn(1, 2, 4, 8, generator=torch.Generator().manual_seed(0))
+    modules = [nn.Dropout(0.5), nn.Dropout1d(0.5), nn.AlphaDropout(0.5)]
+    with without_dropout():
+        assert all(torch.equal(m(x), x) for m in modules)
+        assert torch.equal(F.dropout(x, 0.5, training=True), x) and torch.equal(F.dropout2d(q, 0.5), q)
+        assert torch.equal(F.scaled_dot_product_attention(q, q, q, dropout_p=0.5), F.scaled_dot_product_attention(q, q, q))
+        assert torch.equal(F.relu(x - 2), torch.zeros_like(x))            # everything else as before
+    assert not torch.equal(nn.Dropout(0.5)(x), x)                          # and dropout is back afterwards
+
+
+def test_without_dropout_leaves_batch_statistics_on():
+    bn = nn.BatchNorm1d(3)
+    x = torch.randn(8, 3)
+    with without_dropout():
+        y = bn(x)
+    assert torch.allclose(y.mean(0), torch.zeros(3), atol=1e-6) and bn.num_batches_tracked.item() == 1
+
+
+# ---------------------------------------------------------------- fresh_process
+def _hash_of(text):
+    return hash(text)
+
+
+def _settings_there():
+    return torch.get_num_threads(), torch.get_default_dtype()
+
+
+def _prints_and_returns(value):
+    print("printed in the fresh process")
+    os.write(2, b"written to fd 2 in the fresh process\n")
+    return value
+
+
+def _raises():
+    raise ValueError("broken on purpose")
+
+
+def test_fresh_process_has_a_hash_seed_of_its_own_and_this_process_settings(capfd):
+    assert fresh_process.run_in_fresh_process(_hash_of, "label") != hash("label")
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        assert fresh_process.run_in_fresh_process(_settings_there) == (torch.get_num_threads(), torch.float64)
+    finally:
+        torch.set_default_dtype(before)
+    assert fresh_process.run_in_fresh_process(_prints_and_returns, [1, 2]) == [1, 2]
+    assert capfd.readouterr() == ("", "")
+
+
+def test_other_hash_seed_differs_from_this_process(monkeypatch):
+    monkeypatch.setenv("PYTHONHASHSEED", "41")
+    assert fresh_process.other_hash_seed() == "42"
+    monkeypatch.delenv("PYTHONHASHSEED")
+    assert fresh_process.other_hash_seed() == "0"
+
+
+def test_fresh_process_sends_closures_graphs_detached_and_parametrized_modules():
+    scale = torch.tensor(3.0)
+    kept = [torch.ones(2, requires_grad=True) * 2]                        # a tensor with a grad_fn
+    model = nn.utils.parametrizations.weight_norm(nn.Linear(3, 2))
+    x = torch.randn(4, 3)
+
+    def job(model, kept):
+        return model(x).detach() * scale, kept[0].requires_grad
+
+    out, requires_grad = fresh_process.run_in_fresh_process(job, model, kept)
+    assert torch.allclose(out, model(x).detach() * scale) and requires_grad is False
+
+
+def test_pickling_for_another_process_leaves_every_class_as_it_was():
+    classes = (Flight, torch.Tensor, nn.Parameter)
+    for cls in classes:                            # as in a fresh interpreter: no slot names cached yet
+        if "__slotnames__" in cls.__dict__:
+            type.__delattr__(cls, "__slotnames__")
+    before = [dict(cls.__dict__) for cls in classes]
+    fresh_process.dumps((healthy_flights()["mlp"], torch.ones(2), nn.Parameter(torch.ones(2))))
+    assert [dict(cls.__dict__) for cls in classes] == before
+
+
+def test_fresh_process_errors_come_back_with_the_traceback_and_it_keeps_serving():
+    with pytest.raises(fresh_process.FreshProcessError, match="ValueError: broken on purpose"):
+        fresh_process.run_in_fresh_process(_raises)
+    assert fresh_process.run_in_fresh_process(_hash_of, 7) == 7
+
+
+def test_fresh_process_started_again_when_something_ended_it():
+    child = fresh_process.start()
+    child.process.kill()                            # as the grader ends every process after a cell
+    assert fresh_process.run_in_fresh_process(_hash_of, 8) == 8
+
+
+def test_fresh_process_times_out_and_starts_over():
+    with pytest.raises(TimeoutError):
+        fresh_process.run_in_fresh_process(time.sleep, 30, timeout=0.5)
+    assert fresh_process.run_in_fresh_process(_hash_of, 7) == 7
+
+
+# ---------------------------------------------------------------- the zoo
+def test_the_zoo_has_enough_realistic_cases_each_with_one_intended_check():
+    healthy, bugs, blind = zoo.cases("healthy"), zoo.cases("bug"), zoo.cases("blind spot")
+    assert len(healthy) >= 15 and len(bugs) >= 30 and blind
+    assert len({c.name for c in zoo.cases()}) == len(zoo.cases())
+    assert all(c.catcher is None and not c.also for c in healthy + blind)
+    for c in bugs:
+        assert c.catcher in zoo.CHECKS and set(c.also) <= set(zoo.CHECKS) - {c.catcher}, c.name
+    for check in zoo.CHECKS:
+        assert sum(c.catcher == check for c in bugs) >= 4, f"too few bugs for the {check} check"
+    assert zoo.case("lora").flagged_by() == set() and zoo.case("sqrt-where").flagged_by() >= {"gradients", "ddp"}
+
+
+def test_a_zoo_case_builds_a_fresh_flight_every_time():
+    case = zoo.case("kept-losses")
+    a, b = case.build(), case.build()
+    assert isinstance(a, Flight) and a.loss_fn is not b.loss_fn and a.model is not b.model
+    assert all(torch.equal(p, q) for p, q in zip(a.model.parameters(), b.model.parameters()))
+
+
+def test_expect_verdicts_names_the_case():
+    def always_passes(flight):
+        return CheckResult("graph", True, "fine")
+
+    zoo.expect_verdicts(always_passes, "graph", [zoo.case("mlp"), zoo.case("sum-loss")])
+    with pytest.raises(AssertionError, match="zoo case 'detached-branch'.*expected passed=False"):
+        zoo.expect_verdicts(always_passes, "graph", [zoo.case("detached-branch")])
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """The chapter's reference checks, as the notebook defines them: its setup cell and its solution cells, run in
+    one namespace (the reference lives only in the notebook, where students cannot import it)."""
+    namespace = {"__name__": "ch06_reference"}
+    for cell in nbformat.read(SOURCE, as_version=4).cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("grade_id") == "setup" or meta.get("solution"):
+            exec(compile(cell.source, f"<ch06 cell {meta['grade_id']}>", "exec"), namespace)
+    return namespace
+
+
+@pytest.mark.parametrize("case", zoo.cases(), ids=lambda c: c.name)
+def test_reference_checks_flag_exactly_what_each_zoo_case_should(reference, case):
+    wrong = []
+    for check in zoo.CHECKS:
+        result = reference[f"check_{check}"](case.build())
+        if result.passed is (check in case.flagged_by()):
+            wrong.append(f"{check}: passed={result.passed} ({result.reason})")
+    assert not wrong, f"{case.kind} {case.name!r} ({case.what}):\n" + "\n".join(wrong)

@@ -1,19 +1,20 @@
 def check_determinism(flight):
-    trajectories = []
-    for attempt in range(2):
-        course.seed_everything(flight.seed)
-        model = copy.deepcopy(flight.model)
-        optimizer = flight.make_optimizer(model.parameters())
-        trajectory = ()
+    def trajectory(f):
+        course.seed_everything(f.seed)
+        model = copy.deepcopy(f.model).train()
+        optimizer = f.make_optimizer(model.parameters())
+        result = ()
         for step in range(3):
             optimizer.zero_grad()
-            loss = flight.loss_fn(model, flight.make_batch(flight.batch_size))
+            loss = f.loss_fn(model, f.make_batch(f.batch_size))
             loss.backward()
             optimizer.step()
-            trajectory += (loss.item(),)
-        trajectories.append(trajectory)
-    a, b = trajectories
+            result += (loss.item(),)
+        return result
+
+    a = run_in_fresh_process(trajectory, flight)
+    b = trajectory(flight)
     if a == b:
-        return CheckResult("determinism", True, "reproducible")
+        return CheckResult("determinism", True, "reproducible in a fresh process")
     k = next(i for i in range(3) if a[i] != b[i])
-    return CheckResult("determinism", False, f"not reproducible from step {k} on ({a[k]} vs {b[k]})")
+    return CheckResult("determinism", False, f"not reproducible from step {k} on ({b[k]} here vs {a[k]} there)")

@@ -1,29 +1,37 @@
 def check_graph(flight):
-    model = copy.deepcopy(flight.model)
-    saved, changed = [], [False]
-
-    def pack(t):
-        saved.append(t.detach().clone())
-        return (t, len(saved) - 1)
-
-    def unpack(packed):
-        t, i = packed
-        changed[0] = changed[0] or not torch.equal(t, saved[i])
-        return t
-
-    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
-        loss = flight.loss_fn(model, flight.make_batch(flight.batch_size))
-    if not loss.requires_grad or loss.grad_fn is None:
-        return CheckResult("graph", False, "loss has no graph")
-    params = [(n, p) for n, p in model.named_parameters() if n not in flight.frozen]
-    off = [n for n, p in params if not p.requires_grad]
-    if off:
-        return CheckResult("graph", False, f"{off[0]} does not require grad")
-    # autograd.grad gives None exactly for the inputs backward cannot reach
-    grads = torch.autograd.grad(loss, [p for _, p in params], allow_unused=True)
-    missing = [n for (n, _), g in zip(params, grads) if g is None]
+    model = copy.deepcopy(flight.model).train()
+    model.zero_grad(set_to_none=True)          # a copied .grad would look like a reached parameter
+    skip = set(map(id, model.buffers()))
+    log = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: (t, t.detach().clone()),
+                                                  lambda s: (log.append(id(s[0]) not in skip and not torch.equal(
+                                                      torch.nan_to_num(s[0], nan=0.5), torch.nan_to_num(s[1], nan=0.5))
+                                                      or bool(torch.isnan(s[0]).ne(torch.isnan(s[1])).any())), s[0])[1]):
+        batch = flight.make_batch(flight.batch_size)
+        loss = flight.loss_fn(model, batch)
+    if loss.grad_fn is None:
+        return CheckResult("graph", False, "the loss is not connected to any parameter")
+    named = [(n, p) for n, p in model.named_parameters() if n not in flight.frozen]
+    frozen_by_accident = [n for n, p in named if not p.requires_grad]
+    if frozen_by_accident:
+        return CheckResult("graph", False, f"{frozen_by_accident[0]} has requires_grad=False")
+    # which leaves does backward write? every reachable AccumulateGrad writes .grad, even a zero one
+    leaves, todo, visited = [], [loss.grad_fn], set()
+    while todo:
+        n = todo.pop()
+        if n is not None and n not in visited:
+            visited.add(n)
+            if type(n).__name__ == "AccumulateGrad":
+                leaves.append(n.variable)
+            todo += [c for c, _ in n.next_functions]
+    loss.backward()
+    missing = [n for n, p in named if p.grad is None]
     if missing:
-        return CheckResult("graph", False, f"not reached: {', '.join(missing)}")
-    if changed[0]:
-        return CheckResult("graph", False, "a saved tensor was modified after it was saved")
-    return CheckResult("graph", True, "all reached")
+        return CheckResult("graph", False, f"{missing[0]} got no gradient: unreached")
+    own = {id(p) for p in model.parameters()} | {id(t) for t in (batch if isinstance(batch, tuple) else [batch])}
+    strays = [leaf for leaf in leaves if id(leaf) not in own]
+    if strays:
+        return CheckResult("graph", False, f"trained but not a parameter: shape {tuple(strays[0].shape)}")
+    if any(log):
+        return CheckResult("graph", False, "saved tensor overwritten")
+    return CheckResult("graph", True, "ok")

@@ -1,33 +1,45 @@
+def _leaves_under(node, seen, found):
+    if node is None or node in seen:
+        return
+    seen.add(node)
+    if hasattr(node, "variable"):
+        found.append(node.variable)
+    for child, _ in node.next_functions:
+        _leaves_under(child, seen, found)
+
 def check_graph(flight):
     model = copy.deepcopy(flight.model)
-    problems = []
+    model.train()
+    exempt = [b for b in model.buffers()]
+    changed = [False]
+
+    def pack(t):
+        return (t, t.detach().clone())
 
     def unpack(pair):
-        if not torch.equal(pair[0], pair[1]):
-            problems.append("changed")
-        return pair[0]
+        t, before = pair
+        if not any(t is b for b in exempt):
+            same = (t == before) | (torch.isnan(t) & torch.isnan(before))
+            if not bool(same.all()):
+                changed[0] = True
+        return t
 
-    with torch.autograd.graph.saved_tensors_hooks(lambda t: (t, t.detach().clone()), unpack):
-        loss = flight.loss_fn(model, flight.make_batch(flight.batch_size))
+    batch = flight.make_batch(flight.batch_size)
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        loss = flight.loss_fn(model, batch)
     if loss.grad_fn is None:
-        return CheckResult("graph", False, "no grad_fn")
-    leaves, visited = [], set()
-
-    def walk(node):
-        if node is None or node in visited:
-            return
-        visited.add(node)
-        if type(node).__name__ == "AccumulateGrad":
-            leaves.append(node.variable)
-        for child, _ in node.next_functions:
-            walk(child)
-
-    walk(loss.grad_fn)
+        return CheckResult("graph", False, "loss without grad_fn")
+    leaves = []
+    _leaves_under(loss.grad_fn, set(), leaves)
     for name, p in model.named_parameters():
         if name not in flight.frozen and not p.requires_grad:
-            return CheckResult("graph", False, f"frozen by accident: {name}")
+            return CheckResult("graph", False, f"{name}: requires_grad is False")
     for name, p in model.named_parameters():
         if name not in flight.frozen and not any(p is leaf for leaf in leaves):
-            return CheckResult("graph", False, f"unreached: {name}")
+            return CheckResult("graph", False, f"{name} cannot get a gradient")
+    allowed = list(model.parameters()) + (list(batch) if isinstance(batch, tuple) else [batch])
+    for leaf in leaves:
+        if not any(leaf is a for a in allowed):
+            return CheckResult("graph", False, f"unregistered tensor {tuple(leaf.shape)} is trained")
     loss.backward()
-    return CheckResult("graph", not problems, "saved tensors modified in place" if problems else "ok")
+    return CheckResult("graph", not changed[0], "a saved tensor was modified" if changed[0] else "graph intact")

@@ -1,16 +1,24 @@
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model)
+    model = copy.deepcopy(flight.model).train()
+    optimizer = flight.make_optimizer(model.parameters())
+    if hasattr(optimizer, "param_groups"):
+        in_optimizer = [p for group in optimizer.param_groups for p in group["params"]]
+    else:                                          # a wrapper: nothing to look into
+        in_optimizer = [p for p in model.parameters()]
+    for name, p in model.named_parameters():
+        if p.requires_grad and name not in flight.frozen and all(p is not q for q in in_optimizer):
+            return CheckResult("overfit", False, f"the optimizer is missing {name}")
     batch = flight.make_batch(flight.batch_size)
-    opt = flight.make_optimizer(model.parameters())
-    values = []
-    for k in range(flight.steps + 1):
-        loss = flight.loss_fn(model, batch)
-        values.append(loss.item())
-        if k > 0 and values[-1] <= 0.1 * values[0]:
-            break
-        if k < flight.steps:
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-    ok = len(values) > 1 and values[-1] <= 0.1 * values[0]
-    return CheckResult("overfit", ok, f"losses {values[0]:.3f} -> {values[-1]:.3f} in {len(values) - 1} steps")
+    losses = [flight.loss_fn(model, batch).item()]
+    while len(losses) <= flight.steps:
+        optimizer.zero_grad()
+        leftover = [n for n, p in model.named_parameters()
+                    if n not in flight.frozen and p.grad is not None and torch.count_nonzero(p.grad) > 0]
+        if leftover:
+            return CheckResult("overfit", False, f"gradient of {leftover[0]} survives zero_grad()")
+        flight.loss_fn(model, batch).backward()
+        optimizer.step()
+        losses.append(flight.loss_fn(model, batch).item())
+        if losses[-1] <= losses[0] / 2:
+            return CheckResult("overfit", True, f"halved after {len(losses) - 1} updates")
+    return CheckResult("overfit", False, f"L0 = {losses[0]:.4f}, last loss {losses[-1]:.4f}")

@@ -1,15 +1,34 @@
 def check_overfit(flight):
     net = copy.deepcopy(flight.model)
-    optimizer = flight.make_optimizer(net.parameters())
-    data = flight.make_batch(flight.batch_size)
-    start = flight.loss_fn(net, data).item()
-    k, current = 0, start
-    while k < flight.steps:
-        optimizer.zero_grad()
-        flight.loss_fn(net, data).backward()
-        optimizer.step()
+    net.train(True)
+    opt = flight.make_optimizer(net.parameters())
+    ids = set()
+    try:
+        groups = opt.param_groups
+    except AttributeError:
+        groups = None
+    for group in groups or []:
+        ids.update(id(t) for t in group["params"])
+    unheld = [n for n, p in net.named_parameters()
+              if groups is not None and p.requires_grad and n not in flight.frozen and id(p) not in ids]
+    if unheld:
+        return CheckResult("overfit", False, f"not in the optimizer: {', '.join(unheld)}")
+    batch = flight.make_batch(flight.batch_size)
+    L0 = None
+    k = 0
+    while True:
+        loss = flight.loss_fn(net, batch)
+        if L0 is None:
+            L0 = loss.item()
+        elif loss.item() <= 0.5 * L0:
+            return CheckResult("overfit", True, f"L_{k} = {loss.item():.4g} <= L0 / 2 = {L0 / 2:.4g}")
+        if k == flight.steps:
+            return CheckResult("overfit", False, f"last loss {loss.item():.4g} vs L0 {L0:.4g}")
+        opt.zero_grad()
+        stale = next((n for n, p in net.named_parameters()
+                      if n not in flight.frozen and p.grad is not None and p.grad.abs().sum() > 0), None)
+        if stale is not None:
+            return CheckResult("overfit", False, f"zero_grad() did not clear {stale}")
+        loss.backward()
+        opt.step()
         k += 1
-        current = flight.loss_fn(net, data).item()
-        if current <= start / 10:
-            return CheckResult("overfit", True, f"{start:.4g} -> {current:.4g} after {k} updates")
-    return CheckResult("overfit", False, f"stuck at {current:.4g} (started at {start:.4g})")

@@ -1,7 +1,8 @@
-# Canonical mistake: only checks that autograd's gradient is finite, never that it agrees with the central difference.
-# Hint: Reread the statement: autograd's gradient is compared with the central difference, within a tolerance it
-# gives.
+# Canonical mistake: calls the backward and declares success when it runs without an error.
+# Hint: Reread what is compared: autograd's gradient against the central difference, element by element.
 def check_functions(flight):
+    if not flight.functions:
+        return CheckResult("functions", True, "no custom autograd Function to check")
     worst = 0.0
     for fn, inputs in flight.functions:
         args = [a.detach().double().requires_grad_() if torch.is_tensor(a) and a.is_floating_point() else a
@@ -28,7 +29,7 @@ def check_functions(flight):
                     flat[j] = (plus - minus) / 2e-6
             gap = (g - numeric).abs()
             worst = max(worst, gap.max().item())
-            if not torch.isfinite(g).all():
+            if False:
                 return CheckResult("functions", False, f"{fn.__name__}: tensor input {i}: largest |autograd - "
                                    f"central difference| = {gap.max().item():.1e}")
     return CheckResult("functions", True, f"{len(flight.functions)} custom Function(s) agree with float64 central "

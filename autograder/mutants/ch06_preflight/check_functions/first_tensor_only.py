@@ -1,8 +1,9 @@
 # fails: test_check_functions_hidden
-# Canonical mistake: checks the gradient of the first tensor argument only; a wrong gradient for a later one goes
-# unseen.
-# Hint: Reread the statement: every element of every floating-point tensor argument is compared.
+# Canonical mistake: checks only the first tensor argument: a wrong gradient for the second passes.
+# Hint: Reread which elements are compared: every element of every float64 tensor of args.
 def check_functions(flight):
+    if not flight.functions:
+        return CheckResult("functions", True, "no custom autograd Function to check")
     worst = 0.0
     for fn, inputs in flight.functions:
         args = [a.detach().double().requires_grad_() if torch.is_tensor(a) and a.is_floating_point() else a
@@ -14,7 +15,7 @@ def check_functions(flight):
             return (fn.apply(*args) * v).sum()
 
         analytic = torch.autograd.grad(s(), wrt, allow_unused=True)
-        for i, (x, g) in enumerate(zip(wrt[:1], analytic)):
+        for i, (x, g) in enumerate(zip(wrt[:1], analytic[:1])):
             g = torch.zeros_like(x) if g is None else g
             numeric = torch.zeros_like(x)
             flat = numeric.view(-1)

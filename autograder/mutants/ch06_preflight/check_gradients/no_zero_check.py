@@ -1,22 +1,35 @@
-# Canonical mistake: no check for gradients that are exactly zero, so a parameter that learns nothing passes.
-# Hint: Reread the second bullet of the statement: a gradient whose every element is exactly 0.
+# Canonical mistake: never flags a gradient that is exactly zero: a dead layer passes.
+# Hint: Reread the third verdict: a gradient that is exactly zero, and stays so, is a failure too.
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model)
-    flight.loss_fn(model, flight.make_batch(flight.batch_size)).backward()
-    ratios, problems = {}, []
-    for name, p in model.named_parameters():
+    model = copy.deepcopy(flight.model).train()
+    batch = flight.make_batch(flight.batch_size)
+    loss = flight.loss_fn(model, batch)
+    scale = abs(loss.item())
+    loss.backward()
+    params = dict(model.named_parameters())
+    verdicts, candidates = {}, []
+    for name, p in params.items():
         if p.grad is None:
             continue
         g, w = p.grad.detach(), p.detach()
         if not torch.isfinite(g).all():
-            problems.append(f"{name}: gradient is not finite")
-        elif w.any():
-            ratios[name] = (g.norm() / w.norm()).item()
-    median = statistics.median(ratios.values()) if ratios else 0.0
-    for name, r in ratios.items():
-        if r > flight.max_ratio * median:
-            problems.append(f"{name}: ‖g‖/‖w‖ = {r:.1e} is {r / median:.0f}x the median {median:.1e} (exploding)")
-    if problems:
-        return CheckResult("gradients", False, f"{len(problems)} problem(s); first: {problems[0]}")
-    return CheckResult("gradients", True, f"{len(ratios)} parameters, ‖g‖/‖w‖ from {min(ratios.values()):.1e} "
-                       f"to {max(ratios.values()):.1e} (median {median:.1e})")
+            verdicts[name] = "non-finite gradient"
+        elif not g.any():
+            candidates.append(name)
+        elif (g.norm() * w.norm()).item() > flight.max_ratio * scale:
+            verdicts[name] = (f"exploding: ‖g‖·‖w‖ = {(g.norm() * w.norm()).item():.1e} is more than max_ratio × |L| "
+                              f"= {flight.max_ratio * scale:.1e}")
+    if candidates:                                # zero by design (a LoRA A, a gated branch) moves within a step
+        optimizer = flight.make_optimizer(model.parameters())
+        for _ in range(3):
+            optimizer.step()
+            optimizer.zero_grad()
+            flight.loss_fn(model, batch).backward()
+            candidates = [n for n in candidates if params[n].grad is None or not params[n].grad.any()]
+        candidates = []
+    failing = [n for n in params if n in verdicts]
+    if failing:
+        return CheckResult("gradients", False, f"{len(failing)} parameter(s) failing; first: {failing[0]}: "
+                           f"{verdicts[failing[0]]}")
+    return CheckResult("gradients", True, "every gradient is finite, none stays exactly zero, none explodes "
+                       f"(sensitivity ‖g‖·‖w‖/|L| <= {flight.max_ratio:g})")

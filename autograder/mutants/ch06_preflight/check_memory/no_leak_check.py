@@ -1,7 +1,7 @@
-# Canonical mistake: never fails on losses still alive after their step, so a loss kept in a list goes unseen.
-# Hint: Reread part 2 of the statement: nothing outlives its step.
+# Canonical mistake: never looks for graphs that outlive their step.
+# Hint: Reread part 2: what must be dead after the third step?
 def check_memory(flight):
-    model = copy.deepcopy(flight.model)
+    model = copy.deepcopy(flight.model).train()
     b = flight.batch_size
 
     def forward_bytes(n):
@@ -19,18 +19,31 @@ def check_memory(flight):
     if abs((f3 - f2) - (f2 - f1)) > 0.01 * f3:
         return CheckResult("memory", False, f"saved bytes at batch {b}, {2 * b}, {3 * b}: {f1}, {f2}, {f3}: "
                            "not linear in the batch size")
+
+    class Marker:
+        pass
+
     optimizer = flight.make_optimizer(model.parameters())
-    refs = []
+    markers = []
     for _ in range(3):
         loss = flight.loss_fn(model, flight.make_batch(b))
+        marker, seen, stack = Marker(), set(), [loss.grad_fn]
+        while stack:
+            node = stack.pop()
+            if node is None or node in seen or hasattr(node, "variable"):
+                continue
+            seen.add(node)
+            node.metadata["preflight"] = marker
+            stack.extend(child for child, _ in node.next_functions)
+        markers.append(weakref.ref(marker))
+        del marker                                # from now on only the graph's nodes hold it
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        refs.append(weakref.ref(loss))
-        del loss                                  # ours was the last reference, unless something kept one
-    alive = sum(ref() is not None for ref in refs)
+        del loss
+    alive = sum(ref() is not None for ref in markers[:2])
     if False:
-        return CheckResult("memory", False, f"{alive} of 3 step losses are still alive after their step "
-                           "(kept in a list? use loss.item() for logging)")
+        return CheckResult("memory", False, f"{alive} of the graphs of the first two steps still alive after the "
+                           "third (a loss, a running total or outputs kept? keep loss.item(), or .detach())")
     return CheckResult("memory", True, f"{(f2 - f1) / b:.0f} saved bytes per example, linear in the batch; "
-                       "no loss outlives its step")
+                       "no step's graph outlives the next step")

@@ -1,7 +1,7 @@
-# Canonical mistake: measures the saved bytes at three batch sizes but never fails when they do not grow linearly.
-# Hint: Reread part 1 of the statement: when memory is not linear in the batch, the check fails.
+# Canonical mistake: never compares the saved bytes at b, 2b and 3b, so activations that grow as B² pass.
+# Hint: Reread part 1: when does the check fail on the three byte counts?
 def check_memory(flight):
-    model = copy.deepcopy(flight.model)
+    model = copy.deepcopy(flight.model).train()
     b = flight.batch_size
 
     def forward_bytes(n):
@@ -19,18 +19,31 @@ def check_memory(flight):
     if False:
         return CheckResult("memory", False, f"saved bytes at batch {b}, {2 * b}, {3 * b}: {f1}, {f2}, {f3}: "
                            "not linear in the batch size")
+
+    class Marker:
+        pass
+
     optimizer = flight.make_optimizer(model.parameters())
-    refs = []
+    markers = []
     for _ in range(3):
         loss = flight.loss_fn(model, flight.make_batch(b))
+        marker, seen, stack = Marker(), set(), [loss.grad_fn]
+        while stack:
+            node = stack.pop()
+            if node is None or node in seen or hasattr(node, "variable"):
+                continue
+            seen.add(node)
+            node.metadata["preflight"] = marker
+            stack.extend(child for child, _ in node.next_functions)
+        markers.append(weakref.ref(marker))
+        del marker                                # from now on only the graph's nodes hold it
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        refs.append(weakref.ref(loss))
-        del loss                                  # ours was the last reference, unless something kept one
-    alive = sum(ref() is not None for ref in refs)
+        del loss
+    alive = sum(ref() is not None for ref in markers[:2])
     if alive:
-        return CheckResult("memory", False, f"{alive} of 3 step losses are still alive after their step "
-                           "(kept in a list? use loss.item() for logging)")
+        return CheckResult("memory", False, f"{alive} of the graphs of the first two steps still alive after the "
+                           "third (a loss, a running total or outputs kept? keep loss.item(), or .detach())")
     return CheckResult("memory", True, f"{(f2 - f1) / b:.0f} saved bytes per example, linear in the batch; "
-                       "no loss outlives its step")
+                       "no step's graph outlives the next step")

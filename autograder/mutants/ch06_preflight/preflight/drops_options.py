@@ -1,5 +1,5 @@
-# Canonical mistake: builds the Flight without the options, so batch_size, steps, seed and the others are ignored.
-# Hint: Reread the first bullet of the statement: the options are the Flight's fields.
+# Canonical mistake: builds the flight without the options, so batch_size, steps and the rest keep their defaults.
+# Hint: Reread the first bullet: the options are Flight's fields.
 def preflight(model, make_batch, loss_fn, make_optimizer, *, checks=None, **options):
     flight = Flight(model, make_batch, loss_fn, make_optimizer)
     if checks is None:

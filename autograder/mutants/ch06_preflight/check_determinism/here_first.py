@@ -1,0 +1,24 @@
+# fails: test_check_determinism_hidden
+# Canonical mistake: runs here first and sends the flight afterwards: a loss function that counts its calls arrives changed.
+# Hint: Reread the order of the two runs.
+def check_determinism(flight):
+    def three_losses(flight):
+        course.seed_everything(flight.seed)       # before the copy, the optimizer and every batch
+        model = copy.deepcopy(flight.model).train()
+        optimizer = flight.make_optimizer(model.parameters())
+        losses = []
+        for _ in range(3):
+            loss = flight.loss_fn(model, flight.make_batch(flight.batch_size))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        return losses
+
+    here = three_losses(flight)
+    there = run_in_fresh_process(three_losses, flight)
+    for step, (a, b) in enumerate(zip(here, there)):
+        if a != b:
+            return CheckResult("determinism", False, f"same seed, different losses at step {step}: {a!r} here, "
+                               f"{b!r} in a fresh process")
+    return CheckResult("determinism", True, f"same seed, same 3 losses here and in a fresh process: {here}")

@@ -1,0 +1,240 @@
+"""A second Python interpreter, started fresh: what a second launch of the same script would see.
+
+    result = run_in_fresh_process(fn, *args)   # fn(*args), computed in another interpreter
+
+Two runs inside one process share more than their seed. Python's hash seed, drawn once when an interpreter starts,
+orders every set of strings (and every dict built from one); object addresses, and state that a library sets up
+once, are shared too. A run that depends on any of them is the same twice in one process and different in the
+next launch. `run_in_fresh_process` sends `fn` and `args` by value (cloudpickle: functions and classes defined in
+a notebook travel too) to an interpreter started with a hash seed of its own (`PYTHONHASHSEED` set to a value
+this process does not have), with this process's torch settings (threads, default dtype, float32 matmul
+precision), and returns what `fn` returned (by pickle).
+
+The interpreter imports torch when it starts (two or three seconds), and is then kept for later calls; `start()`
+starts it ahead of time, in the background. Its own stdout and stderr are discarded (a notebook shows nothing of it); an
+exception in `fn` comes back as `FreshProcessError` with the child's traceback. Tensors that are part of an
+autograd graph cannot cross a process boundary: any that `args` holds (a list of losses a buggy loss function
+kept, say) travel detached. `dumps` is that pickling on its own (course.ddp sends its workers the same way).
+"""
+import atexit
+import contextlib
+import copyreg
+import importlib
+import io
+import os
+import pickle
+import select
+import subprocess
+import sys
+import threading
+import traceback
+from pathlib import Path
+
+import cloudpickle
+import torch
+from torch.nn.utils import parametrize
+
+
+# The folder holding the `course` package: the fresh interpreter must import it whatever its sys.path says.
+_ROOT = str(Path(__file__).resolve().parents[1])
+
+
+class FreshProcessError(RuntimeError):
+    """`fn` raised in the fresh interpreter (or it died); the message holds its traceback."""
+
+
+class _Pickler(cloudpickle.Pickler):
+    """cloudpickle, but a tensor with a grad_fn travels detached (autograd graphs do not cross processes), and a
+    parametrized module (weight_norm, spectral_norm, ...), which refuses to be pickled, travels as its class and
+    attributes, the way copy.deepcopy copies it."""
+
+    def reducer_override(self, obj):
+        if isinstance(obj, torch.Tensor) and obj.grad_fn is not None:
+            return _same, (obj.detach(),)
+        if isinstance(obj, torch.nn.Module) and parametrize.is_parametrized(obj):
+            return _bare_instance, (type(obj),), obj.__dict__
+        return super().reducer_override(obj)
+
+
+def _same(value):
+    return value
+
+
+def _bare_instance(cls):
+    return object.__new__(cls)
+
+
+def dumps(obj) -> bytes:
+    """`obj` pickled by value (cloudpickle), tensors that are part of a graph detached; no class is changed."""
+    buffer = io.BytesIO()
+    with _slot_names_not_cached():
+        _Pickler(buffer).dump(obj)
+    return buffer.getvalue()
+
+
+@contextlib.contextmanager
+def _slot_names_not_cached():
+    """The first time an object of a class is pickled, copyreg caches the class's slot names on the class
+    (`__slotnames__`): pickling would change torch's and the course's classes (Tensor, Flight), which the grader
+    watches. Inside the block the names are computed as usual and the cache is taken away again."""
+    original = copyreg._slotnames
+
+    def uncached(cls):
+        cached = "__slotnames__" in cls.__dict__
+        names = original(cls)
+        if not cached and "__slotnames__" in cls.__dict__:
+            type.__delattr__(cls, "__slotnames__")
+        return names
+
+    copyreg._slotnames = uncached
+    try:
+        yield
+    finally:
+        copyreg._slotnames = original
+
+
+def _settings():
+    return {"threads": torch.get_num_threads(), "dtype": torch.get_default_dtype(),
+            "matmul": torch.get_float32_matmul_precision()}
+
+
+def _apply(settings):
+    torch.set_num_threads(settings["threads"])
+    torch.set_default_dtype(settings["dtype"])
+    torch.set_float32_matmul_precision(settings["matmul"])
+
+
+def _read_message(stream):
+    header = stream.read(8)
+    if len(header) < 8:
+        raise EOFError("the other side closed the pipe")
+    return stream.read(int.from_bytes(header, "little"))
+
+
+def _write_message(stream, data):
+    stream.write(len(data).to_bytes(8, "little") + data)
+    stream.flush()
+
+
+def serve():
+    """The fresh interpreter's loop (`python -c "...; serve()"`): reads (fn, args, settings) from stdin, answers
+    ("ok", result) or ("error", traceback) on what was stdout; its own prints go nowhere."""
+    answers = os.fdopen(os.dup(1), "wb")
+    requests = os.fdopen(os.dup(0), "rb")
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    sys.path[:] = pickle.loads(_read_message(requests))
+    # Constructing a first torch.optim optimizer imports torch._dynamo (about a second): done here, while the
+    # parent is still busy with other work, not in the first call it waits for.
+    importlib.import_module("torch._dynamo")
+    while True:
+        try:
+            payload = _read_message(requests)
+        except EOFError:
+            return
+        try:
+            fn, args, settings = pickle.loads(payload)
+            _apply(settings)
+            answer = ("ok", fn(*args))
+        except BaseException:
+            answer = ("error", traceback.format_exc())
+        try:
+            data = dumps(answer)
+        except Exception:
+            data = dumps(("error", traceback.format_exc()))
+        _write_message(answers, data)
+
+
+def other_hash_seed() -> str:
+    """A PYTHONHASHSEED value that differs from this interpreter's: one more than its own if it was started with
+    one, else 0 (this interpreter's seed was then drawn at random)."""
+    mine = os.environ.get("PYTHONHASHSEED", "")
+    return str((int(mine) + 1) % 2**32) if mine.isdigit() else "0"
+
+
+class _Child:
+    def __init__(self):
+        env = dict(os.environ, PYTHONHASHSEED=other_hash_seed())
+        self.process = subprocess.Popen([sys.executable, "-c", "from course.fresh_process import serve; serve()"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, env=env, cwd=os.getcwd())
+        _write_message(self.process.stdin, pickle.dumps([_ROOT] + sys.path))
+
+    def alive(self):
+        return self.process.poll() is None
+
+    def call(self, payload, timeout):
+        _write_message(self.process.stdin, payload)
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        if not ready:
+            raise TimeoutError(f"the fresh interpreter did not answer within {timeout:g} s")
+        status, value = pickle.loads(_read_message(self.process.stdout))
+        if status == "error":
+            raise FreshProcessError(f"in the fresh interpreter:\n{value}")
+        return value
+
+    def close(self):
+        """Ends the interpreter and closes both pipes (an unclosed pipe warns when it is collected)."""
+        self.process.kill()
+        self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            try:
+                pipe.close()
+            except OSError:            # the other side is gone: nothing left to flush
+                pass
+
+
+_LOCK = threading.Lock()
+_CHILD = None
+
+
+@atexit.register
+def _close_at_exit():
+    if _CHILD is not None:
+        _CHILD.close()
+
+
+def start():
+    """Starts the fresh interpreter now (in the background: this returns at once) if it is not running."""
+    global _CHILD
+    with _LOCK:
+        if _CHILD is not None and not _CHILD.alive():
+            _CHILD.close()
+        if _CHILD is None or not _CHILD.alive():
+            _CHILD = _Child()
+        return _CHILD
+
+
+def run_in_fresh_process(fn, *args, timeout=300.0):
+    """fn(*args), computed in a fresh interpreter with a hash seed of its own; returns its result.
+
+    Something may end the interpreter between two calls (the grader ends every process a notebook cell started);
+    a call that finds it dead starts another one and tries once more."""
+    payload = dumps((fn, args, _settings()))
+    for attempt in (1, 2):
+        child = start()
+        try:
+            return child.call(payload, timeout)
+        except TimeoutError:
+            _discard(child)
+            raise
+        except (EOFError, OSError, ValueError) as error:
+            code = _discard(child)
+            if attempt == 2:
+                raise FreshProcessError(f"the fresh interpreter died ({type(error).__name__}: {error}; exit code "
+                                        f"{code})") from None
+
+
+def _discard(child):
+    """Ends `child` (a late answer must never be read as the next call's) and returns its exit code."""
+    global _CHILD
+    try:
+        code = child.process.wait(timeout=1)
+    except subprocess.TimeoutExpired:
+        code = None
+    with _LOCK:
+        child.close()
+        if _CHILD is child:
+            _CHILD = None
+    return code

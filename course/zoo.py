@@ -1,0 +1,993 @@
+"""The pre-flight zoo: flights with a known verdict, to test pre-flight checks against.
+
+    for case in cases():                    # every case: healthy ones, bugs, and the blind spots
+        flight = case.build()               # a fresh flight (stateful loss functions start empty)
+        case.catcher                        # the check meant to flag it: "gradients", ..., "ddp"; None if healthy
+        case.also                           # other checks that rightly flag it too (a NaN gradient breaks DDP's)
+
+Healthy cases are drawn from current practice (LoRA adapters whose second matrix starts at zero, zero-initialised
+residual gates, layer scale at 1e-6 with stochastic depth, normalisation layers, label smoothing, bfloat16
+autocast, activation checkpointing, tied embeddings, frozen backbones, warm-up schedules, dropout inside
+attention, a VAE, weight normalisation, a GRU, a learner slower than the default budget): no check may flag one.
+Bugs are the ones that train without an error; each names the one check meant to catch it (and, in `also`, any
+other that rightly fails too). Blind spots are bugs that no check of chapter 6 can see, kept so the chapter can
+show them and so a check that starts to see one is noticed.
+
+Every model is small enough for a CPU check in milliseconds, and built with its own seed.
+"""
+import copy
+import math
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.utils.checkpoint import checkpoint
+
+from .decoder import TinyDecoder, token_batch
+from .models import seeded, seeded_mlp
+from .preflight import CheckResult, Flight, SmallConvNet, adam, classification_loss
+
+CHECKS = ("gradients", "graph", "memory", "overfit", "functions", "determinism", "ddp")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One flight with a known verdict. kind: "healthy", "bug" or "blind spot"; catcher: the check that must
+    flag it (None unless kind is "bug"); also: checks that rightly flag it as well."""
+    name: str
+    kind: str
+    catcher: str | None
+    what: str
+    build: Callable[[], Flight] = field(repr=False)
+    also: tuple = ()
+
+    def flagged_by(self):
+        """The checks that must fail on this case."""
+        return ({self.catcher} if self.catcher else set()) | set(self.also)
+
+
+# ---------------------------------------------------------------- batches
+def points(n):
+    """n random points in 10 dimensions and random labels in 0..3: a batch a model can only memorise."""
+    return torch.randn(n, 10), torch.randint(0, 4, (n,))
+
+
+def images(n, size=8):
+    """n random 1-channel size x size images and random labels in 0..3."""
+    return torch.randn(n, 1, size, size), torch.randint(0, 4, (n,))
+
+
+def balanced(make_batch):
+    """make_batch with its labels replaced by 0, 1, 2, 3, 0, ... in a random order: every class as often as the
+    batch allows, so a model that ignores its input cannot fit the label counts (a skewed batch of 8 sometimes
+    can, by half)."""
+    def make_balanced(n):
+        x, _ = make_batch(n)
+        return x, torch.randperm(n) % 4
+    return make_balanced
+
+
+def sequences(n, length=6):
+    """n random sequences [n, length, 10] and random labels in 0..3."""
+    return torch.randn(n, length, 10), torch.randint(0, 4, (n,))
+
+
+def tokens(n, seq_len=8, vocab_size=16):
+    """n sequences of the synthetic language of course.decoder.token_batch, drawn with the global RNG."""
+    return token_batch(n, seq_len, vocab_size, seed=int(torch.randint(0, 2**31 - 1, ())))
+
+
+def next_token_loss(model, batch):
+    """Mean next-token cross-entropy of a model mapping tokens [B, T] to logits [B, T, V]."""
+    logits = model(batch[:, :-1])
+    return F.cross_entropy(logits.flatten(0, 1), batch[:, 1:].flatten())
+
+
+def fly(model, make_batch=points, loss_fn=classification_loss, make_optimizer=adam(1e-2), **options):
+    return Flight(model, make_batch, loss_fn, make_optimizer, **options)
+
+
+def trainable_adamw(lr):
+    """make_optimizer over the parameters that require grad (the PEFT and frozen-backbone recipe)."""
+    def make_optimizer(params):
+        return torch.optim.AdamW([p for p in params if p.requires_grad], lr=lr)
+    return make_optimizer
+
+
+def frozen_names(model):
+    return tuple(n for n, p in model.named_parameters() if not p.requires_grad)
+
+
+# ---------------------------------------------------------------- healthy models
+class LoRALinear(nn.Module):
+    """A frozen Linear plus a low-rank update (B @ A) x · alpha/rank; B starts at zero, as in LoRA and PEFT."""
+
+    def __init__(self, base, rank=4, alpha=8):
+        super().__init__()
+        self.base = base.requires_grad_(False)
+        self.lora_A = nn.Parameter(torch.empty(rank, base.in_features))
+        nn.init.kaiming_uniform_(self.lora_A, a=math.sqrt(5))
+        self.lora_B = nn.Parameter(torch.zeros(base.out_features, rank))
+        self.scale = alpha / rank
+
+    def forward(self, x):
+        return self.base(x) + (x @ self.lora_A.T @ self.lora_B.T) * self.scale
+
+
+def lora_mlp():
+    model = seeded_mlp([10, 32, 32, 4], seed=11)
+    for i, layer in enumerate(model):
+        if isinstance(layer, nn.Linear):
+            model[i] = LoRALinear(layer)
+    return model
+
+
+class ReZeroMLP(nn.Module):
+    """Residual blocks h + alpha·f(h) with alpha starting at 0 (ReZero; adaLN-Zero gates work the same way)."""
+
+    def __init__(self, width=32, depth=3):
+        super().__init__()
+        self.stem, self.head = nn.Linear(10, width), nn.Linear(width, 4)
+        self.blocks = nn.ModuleList(nn.Sequential(nn.Linear(width, width), nn.GELU(), nn.Linear(width, width))
+                                    for _ in range(depth))
+        self.alphas = nn.Parameter(torch.zeros(depth))
+
+    def forward(self, x):
+        h = self.stem(x)
+        for alpha, block in zip(self.alphas, self.blocks):
+            h = h + alpha * block(h)
+        return self.head(h)
+
+
+class ConvNeXtBlock(nn.Module):
+    """Depthwise 7x7 conv, LayerNorm, an inverted MLP, a per-channel layer scale starting at 1e-6 and stochastic
+    depth (the whole branch dropped for some examples while training), as in ConvNeXt."""
+
+    def __init__(self, dim, layer_scale=1e-6, drop_path=0.1):
+        super().__init__()
+        self.dwconv = nn.Conv2d(dim, dim, 7, padding=3, groups=dim)
+        self.norm = nn.LayerNorm(dim)
+        self.pwconv1, self.pwconv2 = nn.Linear(dim, 4 * dim), nn.Linear(4 * dim, dim)
+        self.gamma = nn.Parameter(layer_scale * torch.ones(dim))
+        self.drop_path = drop_path
+
+    def forward(self, x):
+        h = self.dwconv(x).permute(0, 2, 3, 1)
+        h = (self.gamma * self.pwconv2(F.gelu(self.pwconv1(self.norm(h))))).permute(0, 3, 1, 2)
+        if self.training and self.drop_path > 0:
+            keep = (torch.rand(len(x), 1, 1, 1) >= self.drop_path).to(h.dtype)
+            h = h * keep / (1 - self.drop_path)
+        return x + h
+
+
+class TinyConvNeXt(nn.Module):
+    def __init__(self, dim=16, depth=2):
+        super().__init__()
+        self.stem = nn.Conv2d(1, dim, 2, stride=2)
+        self.blocks = nn.Sequential(*[ConvNeXtBlock(dim) for _ in range(depth)])
+        self.norm, self.head = nn.LayerNorm(dim), nn.Linear(dim, 4)
+
+    def forward(self, x):
+        return self.head(self.norm(self.blocks(self.stem(x)).mean(dim=(2, 3))))
+
+
+class CheckpointedMLP(nn.Module):
+    """Residual MLP blocks recomputed in backward (torch.utils.checkpoint, non-reentrant)."""
+
+    def __init__(self, width=32, depth=3):
+        super().__init__()
+        self.stem, self.head = nn.Linear(10, width), nn.Linear(width, 4)
+        self.blocks = nn.ModuleList(nn.Sequential(nn.LayerNorm(width), nn.Linear(width, width), nn.GELU())
+                                    for _ in range(depth))
+
+    def forward(self, x):
+        h = self.stem(x)
+        for block in self.blocks:
+            h = h + checkpoint(block, h, use_reentrant=False)
+        return self.head(h)
+
+
+def tied_decoder():
+    model = seeded(lambda: TinyDecoder(vocab_size=16, dim=16, n_layers=1, n_heads=2), 12)
+    model.lm_head.weight = model.embed_tokens.weight      # one matrix for the input and the output tokens
+    return model
+
+
+def frozen_backbone():
+    model = seeded_mlp([10, 64, 64, 4], seed=13)
+    for module in (model[0], model[2]):
+        module.requires_grad_(False)
+    return model
+
+
+class GPTBlock(nn.Module):
+    """Pre-norm causal self-attention (fused, with dropout on the attention weights while training) and an MLP,
+    with residual dropout, as in nanoGPT."""
+
+    def __init__(self, dim, n_heads, dropout):
+        super().__init__()
+        self.n_heads, self.dropout = n_heads, dropout
+        self.ln1, self.ln2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
+        self.qkv, self.proj = nn.Linear(dim, 3 * dim), nn.Linear(dim, dim)
+        self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Linear(4 * dim, dim), nn.Dropout(dropout))
+        self.resid_dropout = nn.Dropout(dropout)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = (z.view(b, t, self.n_heads, d // self.n_heads).transpose(1, 2)
+                   for z in self.qkv(self.ln1(x)).split(d, dim=2))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True,
+                                           dropout_p=self.dropout if self.training else 0.0)
+        x = x + self.resid_dropout(self.proj(y.transpose(1, 2).reshape(b, t, d)))
+        return x + self.mlp(self.ln2(x))
+
+
+class TinyGPT(nn.Module):
+    def __init__(self, vocab_size=16, dim=16, n_heads=2, depth=2, seq_len=8, dropout=0.1):
+        super().__init__()
+        self.wte, self.wpe = nn.Embedding(vocab_size, dim), nn.Embedding(seq_len, dim)
+        self.drop = nn.Dropout(dropout)
+        self.blocks = nn.Sequential(*[GPTBlock(dim, n_heads, dropout) for _ in range(depth)])
+        self.ln_f, self.lm_head = nn.LayerNorm(dim), nn.Linear(dim, vocab_size, bias=False)
+
+    def forward(self, idx):
+        pos = torch.arange(idx.shape[1])
+        return self.lm_head(self.ln_f(self.blocks(self.drop(self.wte(idx) + self.wpe(pos)))))
+
+
+class ResBlock(nn.Module):
+    """conv-GroupNorm-ReLU-conv-GroupNorm plus the input; the block's last norm weight starts at 0, so each block
+    starts as the identity (torchvision's zero_init_residual)."""
+
+    def __init__(self, channels):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.norm1, self.norm2 = nn.GroupNorm(4, channels), nn.GroupNorm(4, channels)
+        nn.init.zeros_(self.norm2.weight)
+
+    def forward(self, x):
+        return F.relu(x + self.norm2(self.conv2(F.relu(self.norm1(self.conv1(x))))))
+
+
+class TinyResNet(nn.Module):
+    def __init__(self, channels=16):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(1, channels, 3, padding=1, bias=False), nn.GroupNorm(4, channels),
+                                  nn.ReLU())
+        self.blocks = nn.Sequential(ResBlock(channels), ResBlock(channels))
+        self.head = nn.Linear(channels, 4)
+
+    def forward(self, x):
+        return self.head(self.blocks(self.stem(x)).mean(dim=(2, 3)))
+
+
+def decayed_adamw(lr=1e-2, weight_decay=0.1):
+    """AdamW with weight decay on matrices only (biases and norm weights in a group without decay)."""
+    def make_optimizer(params):
+        params = list(params)
+        return torch.optim.AdamW([{"params": [p for p in params if p.dim() >= 2], "weight_decay": weight_decay},
+                                  {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0}], lr=lr)
+    return make_optimizer
+
+
+def warmup_adam(lr=1e-2, warmup=10):
+    """Adam whose learning rate warms up linearly from 0 over `warmup` steps, the schedule stepped after every
+    optimizer step."""
+    def make_optimizer(params):
+        optimizer = torch.optim.Adam(params, lr=lr)
+        schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: min(1.0, step / warmup))
+        optimizer.register_step_post_hook(lambda *_: schedule.step())
+        return optimizer
+    return make_optimizer
+
+
+class TinyVAE(nn.Module):
+    """A variational autoencoder: it samples its latent code while training (the mean in eval mode)."""
+
+    def __init__(self, dim=10, hidden=32, latent=4):
+        super().__init__()
+        self.encoder = nn.Sequential(nn.Linear(dim, hidden), nn.ReLU(), nn.Linear(hidden, 2 * latent))
+        self.decoder = nn.Sequential(nn.Linear(latent, hidden), nn.ReLU(), nn.Linear(hidden, dim))
+
+    def forward(self, x):
+        mu, logvar = self.encoder(x).chunk(2, dim=-1)
+        z = mu + (0.5 * logvar).exp() * torch.randn_like(mu) if self.training else mu
+        return self.decoder(z), mu, logvar
+
+
+def vae_loss(model, x):
+    """Reconstruction error plus the KL divergence to N(0, I), both means over the batch."""
+    reconstruction, mu, logvar = model(x)
+    kl = -0.5 * (1 + logvar - mu.pow(2) - logvar.exp()).sum(-1).mean()
+    return F.mse_loss(reconstruction, x, reduction="none").sum(-1).mean() + kl
+
+
+def unlabeled_points(n):
+    return torch.randn(n, 10)
+
+
+def weight_normed_mlp():
+    model = seeded_mlp([10, 32, 32, 4], seed=14)
+    for layer in model:
+        if isinstance(layer, nn.Linear):
+            nn.utils.parametrizations.weight_norm(layer)
+    return model
+
+
+class GRUClassifier(nn.Module):
+    def __init__(self, hidden=32):
+        super().__init__()
+        self.gru, self.head = nn.GRU(10, hidden, batch_first=True), nn.Linear(hidden, 4)
+
+    def forward(self, x):
+        return self.head(self.gru(x)[0][:, -1])
+
+
+def label_smoothed_loss(model, batch):
+    x, y = batch
+    return F.cross_entropy(model(x), y, label_smoothing=0.1)
+
+
+def bf16_next_token_loss(model, batch):
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        return next_token_loss(model, batch)
+
+
+def tiny_decoder(seed=10):
+    return seeded(lambda: TinyDecoder(vocab_size=16, dim=16, n_layers=1, n_heads=2), seed)
+
+
+def _lora():
+    model = lora_mlp()
+    return fly(model, make_optimizer=trainable_adamw(1e-2), frozen=frozen_names(model))
+
+
+def _frozen_backbone():
+    model = frozen_backbone()
+    return fly(model, make_optimizer=trainable_adamw(1e-2), frozen=frozen_names(model))
+
+
+HEALTHY = [
+    Case("mlp", "healthy", None, "an MLP classifying random points (course.preflight.mlp_flight)",
+         lambda: fly(seeded_mlp([10, 32, 32, 4], seed=1))),
+    Case("decoder", "healthy", None, "the tiny LLaMA-style decoder of chapters 4 and 5 on its synthetic language",
+         lambda: fly(tiny_decoder(), make_batch=tokens, loss_fn=next_token_loss, batch_size=4)),
+    Case("convnet", "healthy", None, "a small conv net classifying random images",
+         lambda: fly(seeded(SmallConvNet, 2), make_batch=images, make_optimizer=adam(3e-2))),
+    Case("lora", "healthy", None, "LoRA adapters on a frozen MLP: B starts at zero, so A's gradient is exactly zero "
+         "until B has moved", _lora),
+    Case("rezero", "healthy", None, "residual blocks behind gates that start at 0 (ReZero, adaLN-Zero)",
+         lambda: fly(seeded(ReZeroMLP, 3))),
+    Case("convnext", "healthy", None, "ConvNeXt blocks: layer scale 1e-6 and stochastic depth 0.1",
+         lambda: fly(seeded(TinyConvNeXt, 4), make_batch=images)),
+    Case("zero-init-resnet", "healthy", None, "a GroupNorm ResNet whose blocks start as the identity (last norm "
+         "weight 0)", lambda: fly(seeded(TinyResNet, 5), make_batch=images)),
+    Case("label-smoothing", "healthy", None, "cross-entropy with label smoothing 0.1: the loss cannot reach 0",
+         lambda: fly(seeded_mlp([10, 32, 32, 4], seed=6), loss_fn=label_smoothed_loss)),
+    Case("bf16-autocast", "healthy", None, "the decoder's forward under bfloat16 autocast",
+         lambda: fly(tiny_decoder(7), make_batch=tokens, loss_fn=bf16_next_token_loss, batch_size=4)),
+    Case("checkpointing", "healthy", None, "residual blocks recomputed in backward (activation checkpointing)",
+         lambda: fly(seeded(CheckpointedMLP, 8))),
+    Case("tied-embeddings", "healthy", None, "a decoder whose output layer is its token embedding",
+         lambda: fly(tied_decoder(), make_batch=tokens, loss_fn=next_token_loss, batch_size=4)),
+    Case("frozen-backbone", "healthy", None, "a frozen backbone (listed in frozen) and a new head",
+         _frozen_backbone),
+    Case("warmup", "healthy", None, "Adam with a learning rate that warms up from 0 over 10 steps",
+         lambda: fly(seeded_mlp([10, 32, 32, 4], seed=9), make_optimizer=warmup_adam())),
+    Case("slow-learner", "healthy", None, "Adam at 1e-3 on the conv net: it needs a few hundred steps on one batch",
+         lambda: fly(seeded(SmallConvNet, 15), make_batch=images, make_optimizer=adam(1e-3))),
+    Case("gpt-dropout", "healthy", None, "a nanoGPT-style model with dropout in attention and on residuals",
+         lambda: fly(seeded(TinyGPT, 16), make_batch=tokens, loss_fn=next_token_loss, batch_size=4)),
+    Case("adamw-groups", "healthy", None, "AdamW with weight decay on matrices only (two parameter groups)",
+         lambda: fly(tiny_decoder(17), make_batch=tokens, loss_fn=next_token_loss, batch_size=4,
+                     make_optimizer=decayed_adamw())),
+    Case("vae", "healthy", None, "a VAE that samples its latent code while training; the batch is one tensor",
+         lambda: fly(seeded(TinyVAE, 18), make_batch=unlabeled_points, loss_fn=vae_loss)),
+    Case("weight-norm", "healthy", None, "an MLP with weight normalisation (torch.nn.utils.parametrizations)",
+         lambda: fly(weight_normed_mlp())),
+    Case("gru", "healthy", None, "a GRU classifying sequences",
+         lambda: fly(seeded(GRUClassifier, 19), make_batch=sequences)),
+]
+
+
+# ---------------------------------------------------------------- broken models
+class TwoPath(nn.Module):
+    """Two branches added at the output: fc1 -> fc2, and side1 -> side2."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(10, 32), nn.Linear(32, 4)
+        self.side1, self.side2 = nn.Linear(10, 32), nn.Linear(32, 4)
+
+    def main(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+    def side(self, x):
+        return self.side2(torch.relu(self.side1(x)))
+
+    def forward(self, x):
+        return self.main(x) + self.side(x)
+
+
+def two_path(cls=TwoPath, seed=20):
+    return seeded(cls, seed)
+
+
+class DeadReLU(TwoPath):
+    def __init__(self):
+        super().__init__()
+        nn.init.constant_(self.fc1.bias, -10.0)          # every unit of fc1 is negative for every input
+
+
+class SqrtWhere(TwoPath):
+    def main(self, x):
+        h = self.fc1(x)
+        # square-root compression of the positive part: where() hides sqrt(h < 0) = NaN in the forward, but its
+        # backward still multiplies the NaN derivative by 0
+        return self.fc2(torch.relu(torch.where(h > 0, h.sqrt(), h)))
+
+
+class _ScaleGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, factor):
+        ctx.factor = factor
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * ctx.factor, None
+
+
+class GradScaled(TwoPath):
+    """A gradient-scaling layer on the side branch (a domain-adversarial recipe), its factor set wrong."""
+    factor = 1e4
+
+    def side(self, x):
+        return self.side2(torch.relu(_ScaleGrad.apply(self.side1(x), self.factor)))
+
+
+class GradScaledZero(GradScaled):
+    factor = 0.0
+
+
+class Detached(TwoPath):
+    def forward(self, x):
+        return self.main(x) + self.side(x).detach()
+
+
+class NoGradLayer(TwoPath):
+    def main(self, x):
+        with torch.no_grad():
+            h = torch.relu(self.fc1(x))
+        return self.fc2(h)
+
+
+class DataWrite(nn.Module):
+    """tanh saves its output for backward; a write through .data changes it behind autograd's back."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(10, 32), nn.Linear(32, 4)
+
+    def forward(self, x):
+        h = torch.tanh(self.fc1(x))
+        h.data.mul_(0.5)
+        return self.fc2(h)
+
+
+class MaxNormInForward(DataWrite):
+    """A max-norm constraint applied inside forward, through .data, after fc2 saved its weight."""
+
+    def forward(self, x):
+        out = self.fc2(torch.relu(self.fc1(x)))
+        self.fc2.weight.data.clamp_(-0.05, 0.05)
+        return out
+
+
+class PlainTensorWeight(nn.Module):
+    """A weight kept as a plain tensor attribute: trained by autograd, unknown to parameters() and the optimizer."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(10, 32)
+        self.w2 = torch.randn(4, 32, requires_grad=True)
+
+    def forward(self, x):
+        return torch.relu(self.fc1(x)) @ self.w2.T
+
+
+class PythonListLayers(nn.Module):
+    """Hidden layers kept in a Python list instead of an nn.ModuleList."""
+
+    def __init__(self):
+        super().__init__()
+        self.inp, self.out = nn.Linear(10, 32), nn.Linear(32, 4)
+        self.hidden = [nn.Linear(32, 32) for _ in range(2)]
+
+    def forward(self, x):
+        h = torch.relu(self.inp(x))
+        for layer in self.hidden:
+            h = torch.relu(layer(h))
+        return self.out(h)
+
+
+class DetachedEmbeddings(TinyDecoder):
+    def forward(self, tokens):
+        h = self.embed_tokens(tokens).detach()
+        for layer in self.layers:
+            h = layer(h)
+        return self.lm_head(self.norm(h))
+
+
+class ItemTemperature(TwoPath):
+    """A learned temperature read with .item(): a Python float, so the loss never reaches it."""
+
+    def __init__(self):
+        super().__init__()
+        self.temperature = nn.Parameter(torch.ones(()))
+
+    def forward(self, x):
+        return (self.main(x) + self.side(x)) / self.temperature.item()
+
+
+class BatchAttention(nn.Module):
+    """Every example attends to every other one: a [B, B] score matrix."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(10, 16), nn.Linear(16, 4)
+
+    def forward(self, x):
+        h = self.fc1(x)
+        return self.fc2((h @ h.T).softmax(-1) @ h)
+
+
+class FeatureTap(TwoPath):
+    """A forward hook left in from debugging: it collects fc1's outputs, graph and all."""
+
+    def __init__(self):
+        super().__init__()
+        self.taps = []
+        self.fc1.register_forward_hook(lambda module, inputs, output: self.taps.append(output))
+
+
+class Blind(nn.Module):
+    """Ignores its input: one learned vector of logits for every example."""
+
+    def __init__(self):
+        super().__init__()
+        self.logits = nn.Parameter(0.1 * torch.randn(4))
+
+    def forward(self, x):
+        return self.logits.expand(len(x), 4)
+
+
+class ChannelStandardised(SmallConvNet):
+    """Standardises each pixel over the channel axis, of one-channel images: every input becomes 0."""
+
+    def forward(self, x):
+        x = (x - x.mean(1, keepdim=True)) / (x.std(1, keepdim=True, correction=0) + 1e-5)
+        return super().forward(x)
+
+
+class OSDropout(TwoPath):
+    """Dropout whose mask comes from a generator seeded by the operating system."""
+
+    def main(self, x):
+        h = torch.relu(self.fc1(x))
+        if self.training:
+            g = torch.Generator()
+            g.seed()
+            h = h * (torch.rand(h.shape, generator=g) > 0.1) / 0.9
+        return self.fc2(h)
+
+
+class _JitteryBackward(torch.autograd.Function):
+    """The identity; its backward changes each element by a relative amount below 5e-5, drawn from a generator the
+    OS seeds, as atomic adds that reorder sums do on a GPU."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = torch.Generator()
+        g.seed()
+        return grad * (1 + 5e-5 * torch.rand(grad.shape, generator=g))
+
+
+class JitteryBackward(TwoPath):
+    def main(self, x):
+        return self.fc2(_JitteryBackward.apply(torch.relu(self.fc1(x))))
+
+
+class OSNoiseSGD(torch.optim.SGD):
+    """SGD plus gradient noise drawn from a generator seeded by the operating system."""
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        g = torch.Generator()
+        g.seed()
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    p.grad.add_(torch.randn(p.shape, generator=g) * 1e-3)
+        return super().step(closure)
+
+
+CLASS_NAMES = ("cat", "dog", "bird", "fish", "frog", "horse", "ship", "truck", "plane", "car", "deer", "bear")
+
+
+def named_points(n):
+    """Points whose labels are class names, mapped to ids through a set: the ids follow the hash seed."""
+    names = [CLASS_NAMES[i] for i in torch.randint(0, len(CLASS_NAMES), (n,)).tolist()]
+    ids = {name: i for i, name in enumerate(set(CLASS_NAMES))}
+    return torch.randn(n, 10), torch.tensor([ids[name] for name in names])
+
+
+_POOL = torch.randn(64, 10, generator=torch.Generator().manual_seed(0))
+_POOL_LABELS = torch.randint(0, 4, (64,), generator=torch.Generator().manual_seed(1))
+
+
+def system_shuffled_points(n):
+    """Rows of a fixed data set, in an order drawn from the operating system (random.SystemRandom)."""
+    rows = random.SystemRandom().sample(range(len(_POOL)), n)
+    return _POOL[rows], _POOL_LABELS[rows]
+
+
+def numpy_noise_loss(model, batch):
+    return classification_loss(model, batch) + float(np.random.default_rng().normal()) * 1e-3
+
+
+def sum_loss(model, batch):
+    x, y = batch
+    return F.cross_entropy(model(x), y, reduction="sum")
+
+
+def bf16_sum_loss(model, batch):
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        return sum_loss(model, batch)
+
+
+def over_constant_batch(model, batch):
+    """The summed loss divided by the configured batch size, 8, rather than by the rows it was given."""
+    x, y = batch
+    return F.cross_entropy(model(x), y, reduction="sum") / 8
+
+
+def world_scaled_loss(model, batch):
+    """'DDP averages, so multiply by the number of processes': wrong, DDP's average is already the batch mean."""
+    loss = classification_loss(model, batch)
+    return loss * torch.distributed.get_world_size() if torch.distributed.is_initialized() else loss
+
+
+def masked_points(n):
+    """Points with a mask of real rows (like padding): the first n // 2 + 1 are real."""
+    x, y = points(n)
+    keep = torch.zeros(n, dtype=torch.bool)
+    keep[: n // 2 + 1] = True
+    return x, y, keep
+
+
+def local_masked_mean(model, batch):
+    """The mean over the real rows that this process holds: each process divides by its own count."""
+    x, y, keep = batch
+    per_row = F.cross_entropy(model(x), y, reduction="none")
+    return (per_row * keep).sum() / keep.sum()
+
+
+def batchnorm_mlp():
+    return seeded(lambda: nn.Sequential(nn.Linear(10, 32), nn.BatchNorm1d(32), nn.ReLU(), nn.Linear(32, 4)), 21)
+
+
+def regression_points(n):
+    """n points in 10 dimensions and a standardised regression target [n] that the first coordinate predicts."""
+    x = torch.randn(n, 10)
+    return x, (x[:, 0] + 0.5 * torch.randn(n)) / 1.118
+
+
+def broadcast_regression_loss(model, batch):
+    """Predictions [B, 1] minus targets [B]: broadcast to [B, B], a loss no model can fit."""
+    x, y = batch
+    return (model(x) - y).pow(2).mean()
+
+
+def regression_mlp():
+    return seeded_mlp([10, 16, 1], seed=22)
+
+
+def stale_adam(params):
+    """An optimizer over copies of the parameters: step() moves the copies, never the model."""
+    return torch.optim.Adam([p.detach().clone().requires_grad_() for p in params], lr=1e-2)
+
+
+def exhausted_groups_adam(params):
+    """Two parameter groups from one generator: the first list uses it up, the biases' group is empty."""
+    return torch.optim.AdamW([{"params": [p for p in params if p.dim() >= 2], "weight_decay": 0.1},
+                              {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0}], lr=1e-2)
+
+
+class NeverZeroAdam(torch.optim.Adam):
+    """An optimizer whose zero_grad() does nothing (say, a wrapper that forgot to pass it on)."""
+
+    def zero_grad(self, set_to_none=True):
+        pass
+
+
+def never_zero_adam(params):
+    return NeverZeroAdam(params, lr=1e-2)
+
+
+def last_layer_adam(params):
+    """An optimizer over the last layer's parameters only (left over from a fine-tuning script)."""
+    return torch.optim.Adam(list(params)[-2:], lr=1e-2)
+
+
+class _Kept:
+    """A loss function that keeps something from every step, as logging code does by mistake."""
+
+    def __init__(self, what):
+        self.what, self.store, self.total = what, [], 0.0
+
+    def __call__(self, model, batch):
+        x, y = batch
+        logits = model(x)
+        loss = F.cross_entropy(logits, y)
+        if self.what == "losses":
+            self.store.append(loss)                  # loss.item() was meant
+        elif self.what == "total":
+            self.total = self.total + loss           # a running total that keeps every step's graph
+        else:
+            self.store.append(logits)                # kept for an accuracy computed later
+        return loss
+
+
+class BadTanh(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = torch.tanh(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        y, = ctx.saved_tensors
+        return grad * (1 - y)                        # should be 1 - y²
+
+
+class LocalSiLU(torch.autograd.Function):
+    """x·sigmoid(x) whose backward returns the local derivative and forgets to multiply by grad_output."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * torch.sigmoid(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        s = torch.sigmoid(x)
+        return s * (1 + x * (1 - s))
+
+
+class ScaledProduct(torch.autograd.Function):
+    """a·b·scale whose gradient for b forgets the scale."""
+
+    @staticmethod
+    def forward(ctx, a, b, scale):
+        ctx.save_for_backward(a, b)
+        ctx.scale = scale
+        return a * b * scale
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad * b * ctx.scale, grad * a, None
+
+
+class LeakyClamp(torch.autograd.Function):
+    """clamp(x, -1, 1) whose backward is wrong below -1 only."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.clamp(-1, 1)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return grad * (x < 1)
+
+
+class FunctionNet(nn.Module):
+    """fc1, then a custom autograd Function, then fc2."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+        self.fc1, self.fc2 = nn.Linear(10, 32), nn.Linear(32, 4)
+
+    def forward(self, x):
+        h = self.fc1(x)
+        h = self.fn.apply(h, h, 1.0) if self.fn is ScaledProduct else self.fn.apply(h)
+        return self.fc2(h)
+
+
+def _function_case(fn, inputs, used=True):
+    """A flight whose functions list `fn`; its model applies fn between two layers if `used`."""
+    model = (lambda: FunctionNet(fn)) if used else TwoPath
+    return lambda: fly(seeded(model, 23), functions=((fn, inputs()),))
+
+
+def _wide_inputs():
+    return (torch.linspace(-2.5, 2.5, 12).reshape(3, 4),)
+
+
+def _pair_inputs():
+    g = torch.Generator().manual_seed(3)
+    return torch.randn(2, 3, generator=g), torch.randn(2, 3, generator=g), 2.5
+
+
+def _kept(what, make_model=lambda: two_path()):
+    return lambda: fly(make_model(), loss_fn=_Kept(what))
+
+
+def _frozen_by_accident():
+    model = two_path()
+    model.fc1.requires_grad_(False)
+    return model
+
+
+def _detached_embeddings():
+    return fly(seeded(lambda: DetachedEmbeddings(vocab_size=16, dim=16, n_layers=1, n_heads=2), 24),
+               make_batch=tokens, loss_fn=next_token_loss, batch_size=4)
+
+
+BUGS = [
+    # gradients
+    Case("dead-relu", "bug", "gradients", "fc1's bias starts at -10: every unit is dead, its gradient stays 0",
+         lambda: fly(two_path(DeadReLU))),
+    Case("sqrt-where", "bug", "gradients", "torch.where(h > 0, h.sqrt(), h): the branch not taken still has a NaN "
+         "derivative, and 0 · NaN is NaN (after one step the weights are NaN: training and the other comparisons "
+         "fail too)", lambda: fly(two_path(SqrtWhere)), also=("overfit", "determinism", "ddp")),
+    Case("gradient-scale-1e4", "bug", "gradients", "a gradient-scaling layer at 1e4 (1e-4 was meant): the side "
+         "branch's gradients explode", lambda: fly(two_path(GradScaled))),
+    Case("gradient-scale-0", "bug", "gradients", "a gradient-scaling layer at 0: the side branch's first layer "
+         "never gets a gradient", lambda: fly(two_path(GradScaledZero))),
+    # graph
+    Case("detached-branch", "bug", "graph", "a branch .detach()ed before it joins the output",
+         lambda: fly(two_path(Detached))),
+    Case("no-grad-layer", "bug", "graph", "a layer computed under torch.no_grad()",
+         lambda: fly(two_path(NoGradLayer))),
+    Case("data-write", "bug", "graph", "tanh's saved output halved through .data",
+         lambda: fly(seeded(DataWrite, 25))),
+    Case("max-norm-in-forward", "bug", "graph", "a weight clamped through .data after the forward used it",
+         lambda: fly(seeded(MaxNormInForward, 26))),
+    Case("frozen-by-accident", "bug", "graph", "fc1 left with requires_grad=False (not listed in frozen)",
+         lambda: fly(_frozen_by_accident())),
+    Case("plain-tensor-weight", "bug", "graph", "a weight kept as a plain tensor attribute, not an nn.Parameter",
+         lambda: fly(seeded(PlainTensorWeight, 27))),
+    Case("python-list-layers", "bug", "graph", "hidden layers in a Python list, not an nn.ModuleList",
+         lambda: fly(seeded(PythonListLayers, 28))),
+    Case("detached-embeddings", "bug", "graph", "a decoder whose token embeddings are .detach()ed",
+         _detached_embeddings),
+    Case("item-temperature", "bug", "graph", "a learned temperature read with .item()",
+         lambda: fly(two_path(ItemTemperature))),
+    # memory
+    Case("kept-losses", "bug", "memory", "every step's loss appended to a list (loss.item() was meant)",
+         _kept("losses")),
+    Case("running-total", "bug", "memory", "total = total + loss: a running total that keeps every graph",
+         _kept("total")),
+    Case("kept-logits", "bug", "memory", "every step's logits kept for an accuracy computed later",
+         _kept("logits")),
+    Case("feature-tap", "bug", "memory", "a forward hook that collects activations, graph and all",
+         lambda: fly(two_path(FeatureTap))),
+    Case("broadcast-regression", "bug", "memory", "predictions [B, 1] minus targets [B]: a [B, B] loss that "
+         "couples the examples (DDP differs) and that no model can fit",
+         lambda: fly(regression_mlp(), make_batch=regression_points, loss_fn=broadcast_regression_loss),
+         also=("overfit", "ddp")),
+    Case("batch-attention", "bug", "memory", "examples attend to each other: [B, B] activations",
+         lambda: fly(seeded(BatchAttention, 29)), also=("ddp",)),
+    # overfit
+    Case("optimizer-over-copies", "bug", "overfit", "the optimizer holds copies of the parameters",
+         lambda: fly(two_path(), make_optimizer=stale_adam)),
+    Case("blind-model", "bug", "overfit", "a model that ignores its input",
+         lambda: fly(seeded(Blind, 33), make_batch=balanced(points))),
+    Case("lr-typo", "bug", "overfit", "SGD at lr=1e-5 (1e-1 was meant)",
+         lambda: fly(two_path(), make_optimizer=lambda p: torch.optim.SGD(p, lr=1e-5))),
+    Case("exhausted-groups", "bug", "overfit", "parameter groups built from one generator: biases never updated",
+         lambda: fly(two_path(), make_optimizer=exhausted_groups_adam)),
+    Case("never-zeroed", "bug", "overfit", "an optimizer whose zero_grad() does nothing",
+         lambda: fly(two_path(), make_optimizer=never_zero_adam)),
+    Case("last-layer-optimizer", "bug", "overfit", "an optimizer over the last layer only",
+         lambda: fly(two_path(), make_optimizer=last_layer_adam)),
+    Case("zeroed-inputs", "bug", "overfit", "one-channel images standardised over channels: every input is 0",
+         lambda: fly(seeded(ChannelStandardised, 30), make_batch=balanced(images)), also=("gradients",)),
+    # functions
+    Case("tanh-backward", "bug", "functions", "tanh whose backward uses 1 - y instead of 1 - y²",
+         _function_case(BadTanh, _wide_inputs)),
+    Case("backward-ignores-grad", "bug", "functions", "a SiLU whose backward ignores grad_output, listed for the "
+         "check before the model uses it", _function_case(LocalSiLU, _wide_inputs, used=False)),
+    Case("second-input-gradient", "bug", "functions", "a·b·scale whose gradient for b forgets the scale",
+         _function_case(ScaledProduct, _pair_inputs)),
+    Case("clamp-tail", "bug", "functions", "a clamp whose backward is wrong below -1 only",
+         _function_case(LeakyClamp, _wide_inputs)),
+    # determinism
+    Case("os-seeded-dropout", "bug", "determinism", "dropout masks from a generator the OS seeds",
+         lambda: fly(two_path(OSDropout))),
+    Case("numpy-default-rng", "bug", "determinism", "loss noise from NumPy's unseeded default_rng()",
+         lambda: fly(two_path(), loss_fn=numpy_noise_loss)),
+    Case("set-ordered-labels", "bug", "determinism", "class names mapped to ids through a set: the ids follow "
+         "the hash seed, which differs from one launch to the next",
+         lambda: fly(seeded_mlp([10, 32, len(CLASS_NAMES)], seed=32), make_batch=named_points)),
+    Case("jittery-backward", "bug", "determinism", "a backward whose sums are reordered at random (as atomic adds "
+         "on a GPU): the first loss is the same, the second is not",
+         lambda: fly(two_path(JitteryBackward), make_optimizer=lambda p: torch.optim.SGD(p, lr=0.5))),
+    Case("noisy-optimizer", "bug", "determinism", "an optimizer that adds noise from a generator the OS seeds",
+         lambda: fly(two_path(), make_optimizer=lambda p: OSNoiseSGD(p, lr=0.1))),
+    Case("system-shuffle", "bug", "determinism", "batches drawn in an order from random.SystemRandom",
+         lambda: fly(two_path(), make_batch=system_shuffled_points)),
+    # ddp
+    Case("sum-loss", "bug", "ddp", "cross-entropy summed instead of averaged", lambda: fly(two_path(), loss_fn=sum_loss)),
+    Case("local-token-mean", "bug", "ddp", "a mean over the real rows of each process's own shard",
+         lambda: fly(two_path(), make_batch=masked_points, loss_fn=local_masked_mean)),
+    Case("world-size-compensation", "bug", "ddp", "the loss multiplied by the world size under DDP",
+         lambda: fly(two_path(), loss_fn=world_scaled_loss)),
+    Case("batchnorm-per-process", "bug", "ddp", "BatchNorm: each process normalises its shard by its own statistics "
+         "(SyncBatchNorm shares them)", lambda: fly(batchnorm_mlp())),
+    Case("bf16-sum-loss", "bug", "ddp", "a summed loss under bfloat16 autocast",
+         lambda: fly(two_path(), loss_fn=bf16_sum_loss)),
+    Case("constant-batch-divisor", "bug", "ddp", "a summed loss divided by the configured batch size, 8",
+         lambda: fly(two_path(), loss_fn=over_constant_batch)),
+]
+
+
+# ---------------------------------------------------------------- blind spots
+def teacher_points(n, mismatched=False):
+    """Points labelled by a fixed linear teacher; `mismatched`: the labels belong to other points."""
+    teacher = torch.randn(10, 4, generator=torch.Generator().manual_seed(31))
+    x = torch.randn(n, 10)
+    source = torch.randn(n, 10) if mismatched else x
+    return x, (source @ teacher).argmax(1)
+
+
+BLIND_SPOTS = [
+    Case("mismatched-labels", "blind spot", None, "labels drawn for other examples: one batch is memorised all "
+         "the same", lambda: fly(two_path(), make_batch=lambda n: teacher_points(n, mismatched=True))),
+]
+
+
+def cases(kind=None):
+    """Every case of `kind` ("healthy", "bug", "blind spot"), or all of them."""
+    every = HEALTHY + BUGS + BLIND_SPOTS
+    return [case for case in every if kind is None or case.kind == kind]
+
+
+def case(name):
+    """The case called `name`."""
+    for c in cases():
+        if c.name == name:
+            return c
+    raise KeyError(f"no zoo case {name!r}")
+
+
+def expect_verdicts(check, name, some_cases, **flagged_changes):
+    """Test helper: runs `check` on a fresh flight of every case and asserts that it fails exactly on the cases
+    that `name` (the check's name: "gradients", ...) must flag, with a message naming the case. `flagged_changes`
+    are Flight fields changed for the cases that must fail (`steps=40`: a bug fails on any budget)."""
+    for c in some_cases:
+        must_fail = name in c.flagged_by()
+        flight = c.build()
+        result = check(flight.replace(**flagged_changes) if must_fail else flight)
+        if not isinstance(result, CheckResult):
+            raise AssertionError(f"zoo case {c.name!r}: expected a CheckResult, got {type(result).__name__}")
+        if result.passed is must_fail:
+            raise AssertionError(f"zoo case {c.name!r} ({c.what}): expected passed={not must_fail}, got "
+                                 f"passed={result.passed!r} (reason: {result.reason!r})")
