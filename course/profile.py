@@ -43,7 +43,9 @@ _SIZES = {
         "quant_points": (101, 451, 451),
         "cost_batch": (32, 256, 1024),
         "cost_widths": ((64, 128), (256, 512, 1024), (1024, 2048, 4096)),
-        "cost_repeats": (3, 10, 30),
+        "cost_repeats": (3, 10, 15),
+        "tf32_size": (256, 1024, 4096),
+        "tf32_repeats": (3, 7, 7),
     },
     "ch03": {
         "noise_n": (256, 1024, 1024),
@@ -89,6 +91,9 @@ _SIZES = {
         "hvp_hidden": (3, 8, 16),
         "power_iters": (20, 50, 100),
         "compile": (False, True, True),
+        "device_steps": (2, 4, 10),
+        "device_repeats": (1, 7, 7),
+        "device_compile": (False, False, True),
     },
     # ch05's decoder also runs on the CPU in every profile: in the forked DDP workers (a forked process cannot use
     # CUDA) and in two one-step cells. So its gpu shapes are its cpu shapes; on the device it trains longer, on
