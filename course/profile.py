@@ -44,7 +44,9 @@ _SIZES = {
         "quant_points": (101, 451, 451),
         "cost_batch": (32, 256, 1024),
         "cost_widths": ((64, 128), (256, 512, 1024), (1024, 2048, 4096)),
-        "cost_repeats": (3, 10, 30),
+        "cost_repeats": (3, 10, 15),
+        "tf32_size": (256, 1024, 4096),
+        "tf32_repeats": (3, 7, 7),
     },
     "ch03": {
         "noise_n": (256, 1024, 1024),
@@ -106,6 +108,9 @@ _SIZES = {
         "hvp_hidden": (3, 8, 16),
         "power_iters": (20, 50, 100),
         "compile": (False, True, True),
+        "device_steps": (2, 4, 10),
+        "device_repeats": (1, 7, 7),
+        "device_compile": (False, False, True),
     },
     # ch05's DDP workers compute on the CPU with gloo in every profile (CUDA or not), and so do two one-step cells:
     # its gpu model shapes are its cpu shapes. On a GPU, where a step of this model is launch-bound, it trains on a

@@ -193,3 +193,17 @@ def test_float32_matmul_precision_is_restored_after_the_block():
     with pytest.raises(ValueError, match="expected one of"):
         with float32_matmul("tf32"):
             pass
+
+
+def test_progress_bar_writes_to_stdout_and_leaves_no_thread(capfd):
+    import threading
+
+    from course.progress import progress
+
+    threads = threading.active_count()
+    assert list(progress(range(3), desc="sweep")) == [0, 1, 2]
+    with progress(total=2, desc="stages") as bar:
+        bar.update(2)
+    assert threading.active_count() == threads, "tqdm's monitor thread must not be left running"
+    out, err = capfd.readouterr()
+    assert err == "" and "sweep" in out and "stages" in out
