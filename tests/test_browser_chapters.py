@@ -13,7 +13,6 @@ import pytest
 from conftest import SCREENSHOTS
 from lab_browser import ROOT, chromium_page, needs_chromium, open_notebook, run_all_cells, served_lab
 
-from autograder import lab_config
 from tools import notebook_run
 
 pytestmark = needs_chromium
@@ -43,7 +42,6 @@ def lab(tmp_path_factory):
     blank = folder / "blank"
     blank.mkdir()
     shutil.copy(notebook_run.release_notebook(VALIDATED), blank / f"{VALIDATED}.ipynb")
-    lab_config.main([str(ROOT), str(folder)])  # as `make lab` does: Validate runs as grading does
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with served_lab(folder, tmp_path_factory.mktemp("scratch")) as base:
         yield folder, base

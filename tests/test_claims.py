@@ -1,10 +1,16 @@
 """Claims as code (`course.claims`) and `make claims` (`tools/claims.py`)."""
 import json
+import re
 import time
 
+import nbformat
 import pytest
 
 from course import claims
+from tools import notebook_run
+
+# The chapters whose prose measures most (issue 21) carry at least five claims; every other chapter three.
+FEWEST_CLAIMS = {"ch03_minibatches": 5, "ch05_training_step": 5, "ch06_preflight": 5}
 
 
 @pytest.mark.parametrize("profile, raises", [("cpu", True), ("grade", False)])
@@ -56,3 +62,11 @@ def test_interleaved_seconds_alternate_and_pair():
     assert len(ratio.samples) == 7 and ratio.median > 1.5
     with pytest.raises(ValueError):
         claims.paired_ratio(spreads["slow"], claims.Spread((1.0,)))
+
+
+@pytest.mark.parametrize("chapter", notebook_run.chapters())
+def test_every_chapter_states_its_claims_in_code(chapter):
+    nb = nbformat.read(notebook_run.source_notebook(chapter), as_version=4)
+    calls = sum(len(re.findall(r"(?<![\w.])claim\(", cell.source)) for cell in nb.cells if cell.cell_type == "code")
+    fewest = FEWEST_CLAIMS.get(chapter, 3)
+    assert calls >= fewest, f"{chapter} states {calls} claims in code; it should carry at least {fewest}"

@@ -42,3 +42,12 @@ def test_markdown_types_no_measured_numbers(chapter):
         text = re.sub(r"`[^`]*`", "", text)                    # code
         decimals = re.findall(r"(?<![\w.])\d+(?:\.\d+(?:[eE][-+]?\d+)?|[eE][-+]?\d+)", text)
         assert decimals == [], f"{cell.metadata.get('nbgrader', {}).get('grade_id')}: typed numbers {decimals}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_first_cell_says_run_all_stops_at_an_unwritten_exercise(chapter):
+    """A newcomer's Run All on a fresh copy ends at the first stub; the chapter says so before they press it."""
+    import nbformat
+
+    intro = nbformat.read(notebook_run.source_notebook(chapter), as_version=4).cells[0].source
+    assert "Run All stops at the first exercise" in intro and "Run Selected Cell and All Below" in intro
