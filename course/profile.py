@@ -133,7 +133,7 @@ _SIZES = {
         "device_batches": ((2, 8), (4, 16, 64), (16, 64, 256, 1024, 2048)),
         "device_steps": (1, 2, 5),
         "device_repeats": (1, 7, 7),
-        "sync_steps": (3, 10, 20),
+        "sync_steps": (3, 30, 30),
     },
     "ch06": {
         "dec_vocab": (16, 32, 32),

@@ -117,9 +117,12 @@ def test_make_progress_streams_a_blank_folder(tmp_path):
 
 @pytest.mark.parametrize("chapter", ["ch01_gradient_descent"])
 def test_make_claims_runs_and_summarises(chapter, tmp_path):
+    kept = REPO_ROOT / "build" / "claims" / "grade" / f"{chapter}.ipynb"
+    kept.unlink(missing_ok=True)
     done = _make("claims", f"CHAPTERS={chapter}", "CLAIMS_PROFILE=grade",
                  env=notebook_run.kernel_env("grade", tmp_path), timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert re.search(rf"^{chapter}: 0 claims, 0 held$", done.stdout, flags=re.MULTILINE), done.stdout[-2000:]
     not_checked = re.findall(r"^  not checked ", done.stdout, flags=re.MULTILINE)
+    assert kept.exists(), "make claims keeps the executed chapter for reading"
     assert len(not_checked) >= 3, f"the grade profile lists each claim it reaches as not checked: {done.stdout[-2000:]}"

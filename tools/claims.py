@@ -3,7 +3,8 @@
 Each chapter's source notebook (the reference solutions) runs with `COURSE_CLAIMS_LOG` set, so every
 `course.claims.claim(...)` appends its verdict to a file; this prints one line per claim, then
 `<chapter>: <N> claims, <K> held`, and exits 1 if a claim failed or a chapter did not run clean (an error or a
-write to stderr in any cell: a chapter that stops half-way has not shown its claims).
+write to stderr in any cell: a chapter that stops half-way has not shown its claims). Each executed chapter is
+kept, outputs and all, in build/claims/<profile>/<chapter>.ipynb: the prose beside the numbers it was checked with.
 
     python -m tools.claims                              # every chapter, cpu profile
     python -m tools.claims ch03_minibatches ch05_training_step
@@ -14,19 +15,26 @@ import sys
 import tempfile
 from pathlib import Path
 
+import nbformat
+
 from course.claims import LOG_VARIABLE
 from tools import notebook_run
 
 
+KEPT = Path(__file__).resolve().parent.parent / "build" / "claims"
+
+
 def run_chapter(chapter, profile):
-    """Executes `chapter` in `profile`; returns (claim records, [(cell, kind, text)] problems other than failed
-    claims, seconds)."""
+    """Executes `chapter` in `profile` and keeps it under KEPT; returns (claim records, [(cell, kind, text)]
+    problems other than failed claims, seconds)."""
     with tempfile.TemporaryDirectory(prefix="fbf-claims-") as scratch:
         log = Path(scratch) / "claims.jsonl"
         env = notebook_run.kernel_env(profile, scratch)
         env[LOG_VARIABLE] = str(log)
         nb, seconds = notebook_run.execute(notebook_run.source_notebook(chapter), profile, env=env)
         records = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    (KEPT / profile).mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, KEPT / profile / f"{chapter}.ipynb")
     trouble = [p for p in notebook_run.problems(nb) if not p[2].startswith("ClaimFailed")]
     return records, trouble, seconds
 
