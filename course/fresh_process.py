@@ -155,7 +155,10 @@ def other_hash_seed() -> str:
 
 class _Child:
     def __init__(self):
-        env = dict(os.environ, PYTHONHASHSEED=other_hash_seed())
+        # PYTHONPATH: the course may be importable only through this kernel's sys.path (Colab's carried copy);
+        # the child needs it to import serve() before it reads that path.
+        env = dict(os.environ, PYTHONHASHSEED=other_hash_seed(),
+                   PYTHONPATH=os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")])))
         self.process = subprocess.Popen([sys.executable, "-c", "from course.fresh_process import serve; serve()"],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL, env=env, cwd=os.getcwd())

@@ -1,5 +1,6 @@
 # fails: test_check_determinism_hidden
-# Canonical mistake: compares the losses with a relative tolerance of 1e-6 instead of exactly: a backward that reorders sums passes.
+# Canonical mistake: compares the losses with a relative tolerance of 1e-6 instead of exactly: a backward that rounds
+# differently in another process passes.
 # Hint: Reread the comparison: exactly equal (==).
 def check_determinism(flight):
     def three_losses(flight):
