@@ -207,3 +207,17 @@ def test_progress_bar_writes_to_stdout_and_leaves_no_thread(capfd):
     assert threading.active_count() == threads, "tqdm's monitor thread must not be left running"
     out, err = capfd.readouterr()
     assert err == "" and "sweep" in out and "stages" in out
+
+
+def test_progress_bar_in_the_grade_profile_prints_the_same_every_run(capfd, monkeypatch):
+    import time
+
+    from course.progress import progress
+
+    monkeypatch.setenv("COURSE_PROFILE", "grade")
+    runs = []
+    for pause in (0.0, 0.02):
+        for _ in progress(range(3), desc="sweep"):
+            time.sleep(pause)
+        runs.append(capfd.readouterr().out)
+    assert runs[0] == runs[1] and "3/3" in runs[0] and "it/s" not in runs[0], runs
