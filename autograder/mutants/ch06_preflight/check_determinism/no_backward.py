@@ -1,6 +1,7 @@
 # fails: test_check_determinism_hidden
 # Canonical mistake: replays the steps without loss.backward(): two runs that never train are trivially identical, and a random backward is never run.
 # Hint: Reread what each of the three steps does.
+# Equivalent: no_optimizer_step
 def check_determinism(flight):
     def three_losses(flight):
         course.seed_everything(flight.seed)       # before the copy, the optimizer and every batch

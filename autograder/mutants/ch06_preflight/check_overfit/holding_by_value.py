@@ -1,5 +1,6 @@
 # Canonical mistake: looks for each parameter in the optimizer by value, so a copy equal to it counts as held.
 # Hint: Reread rule 1: the tensors are compared by identity.
+# Equivalent: no_holding_check
 def check_overfit(flight):
     model = copy.deepcopy(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
