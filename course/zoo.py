@@ -434,6 +434,8 @@ class SqrtWhere(TwoPath):
 
 
 class _ScaleGrad(torch.autograd.Function):
+    """The identity; its backward multiplies the gradient by `factor`."""
+
     @staticmethod
     def forward(ctx, x, factor):
         ctx.factor = factor
@@ -588,19 +590,6 @@ class OSDropout(TwoPath):
         return self.fc2(h)
 
 
-class _ScaledBackward(torch.autograd.Function):
-    """The identity; its backward multiplies the gradient by `scale`."""
-
-    @staticmethod
-    def forward(ctx, x, scale):
-        ctx.scale = scale
-        return x.view_as(x)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * ctx.scale, None
-
-
 class ProcessDependentBackward(TwoPath):
     """A backward whose last digits depend on the process, as cuDNN's benchmark mode picks each convolution's
     kernel per process by timing them, so the sums run in another order: in any process but the one that built the
@@ -613,7 +602,7 @@ class ProcessDependentBackward(TwoPath):
 
     def main(self, x):
         scale = 1.0 if os.getpid() == self.home else 1 + 5e-5
-        return self.fc2(_ScaledBackward.apply(torch.relu(self.fc1(x)), scale))
+        return self.fc2(_ScaleGrad.apply(torch.relu(self.fc1(x)), scale))
 
 
 class OSNoiseSGD(torch.optim.SGD):

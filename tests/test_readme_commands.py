@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from conftest import REPO_ROOT
 
-from tools import notebook_run
+from tools import claims, notebook_run
 
 # README target -> the test that runs it (as written, or as close as a test can: what differs is said).
 RUN_BY = {
@@ -117,7 +117,7 @@ def test_make_progress_streams_a_blank_folder(tmp_path):
 
 @pytest.mark.parametrize("chapter", ["ch01_gradient_descent"])
 def test_make_claims_runs_and_summarises(chapter, tmp_path):
-    kept = REPO_ROOT / "build" / "claims" / "grade" / f"{chapter}.ipynb"
+    kept = claims.KEPT / "grade" / f"{chapter}.ipynb"
     kept.unlink(missing_ok=True)
     done = _make("claims", f"CHAPTERS={chapter}", "CLAIMS_PROFILE=grade",
                  env=notebook_run.kernel_env("grade", tmp_path), timeout=300)

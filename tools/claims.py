@@ -21,7 +21,7 @@ from course.claims import LOG_VARIABLE
 from tools import notebook_run
 
 
-KEPT = Path(__file__).resolve().parent.parent / "build" / "claims"
+KEPT = notebook_run.ROOT / "build" / "claims"
 
 
 def run_chapter(chapter, profile):
