@@ -149,6 +149,17 @@ def _failure_report(folder, processes, world_size):
     return "\n".join(text for _, _, text in sorted(failed))
 
 
+def _join_those_that_end_soon(processes, running, grace):
+    """After one worker failed, the others fail soon (their all-reduce lost a peer), and the one that failed for a
+    reason of its own may be among them: join every worker that ends within `grace` seconds, so the report holds
+    them all. Joined, not polled: a child whose sentinel is ready may not be reaped yet, and would look alive."""
+    deadline = time.monotonic() + grace
+    while running and time.monotonic() < deadline:
+        left = max(0.0, deadline - time.monotonic())
+        for sentinel in multiprocessing.connection.wait(list(running), timeout=left):
+            processes[running.pop(sentinel)].join()
+
+
 def launch(worker, *args, world_size=2, backend="gloo", timeout=60.0, threads=1, echo=True, method=None):
     """Runs `worker(rank, world_size, *args)` in `world_size` processes joined by torch.distributed.
 
@@ -193,9 +204,7 @@ def launch(worker, *args, world_size=2, backend="gloo", timeout=60.0, threads=1,
                 rank = running.pop(sentinel)
                 processes[rank].join()
                 if processes[rank].exitcode != 0:
-                    # The others fail soon after (their all-reduce lost a peer): give them a moment, so the
-                    # report can put the rank that failed first, for a reason of its own, at the top.
-                    multiprocessing.connection.wait(list(running), timeout=1.0)
+                    _join_those_that_end_soon(processes, running, grace=2.0)
                     raise WorkerError(_failure_report(folder, processes, world_size))
         results = []
         for rank in range(world_size):
