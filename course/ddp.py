@@ -106,14 +106,13 @@ def _worker_main(payload, rank, world_size, backend, folder, threads, timeout):
             torch.cuda.set_device(rank)
         dist.init_process_group(backend, init_method="file://" + os.path.join(folder, "store"), rank=rank,
                                 world_size=world_size, timeout=timedelta(seconds=timeout))
-        try:
-            result = worker(rank, world_size, *args)
-            with open(os.path.join(folder, f"result{rank}.tmp"), "wb") as f:
-                pickle.dump(result, f)
-            os.replace(os.path.join(folder, f"result{rank}.tmp"), os.path.join(folder, f"result{rank}"))
-            dist.barrier()
-        finally:
-            dist.destroy_process_group()
+        result = worker(rank, world_size, *args)
+        with open(os.path.join(folder, f"result{rank}.tmp"), "wb") as f:
+            pickle.dump(result, f)
+        os.replace(os.path.join(folder, f"result{rank}.tmp"), os.path.join(folder, f"result{rank}"))
+        # After the barrier no rank talks to another; the process ends next, and its end closes the group's
+        # connections. No destroy_process_group(): it takes about 20 ms, a third of a small launch.
+        dist.barrier()
         code = 0
     except BaseException:
         with open(os.path.join(folder, f"error{rank}"), "w") as f:
