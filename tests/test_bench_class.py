@@ -3,6 +3,7 @@ serially and with --jobs 2 and run plainly in the sandbox, gives throughput and 
 import nbformat
 from conftest import FIXTURE_COURSE
 
+from autograder.catalogue import mutation
 from tools import bench
 
 ASSIGNMENT = "fx01_basics"
@@ -23,6 +24,21 @@ def test_the_synthetic_class_mixes_every_kind(tmp_path):
     assert "os._exit(1)" in texts["student009"]  # broken: the process dies, then a corpus case
     assert texts["student019"] == ""  # the corpus's empty file
     assert bench.ready_chapters(FIXTURE_COURSE) == [ASSIGNMENT]
+
+
+def test_the_wrong_answers_are_spread_over_every_exercise(tmp_path):
+    source, release = (nbformat.read(FIXTURE_COURSE / folder / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+                       for folder in ("source", "release"))
+    catalogue = mutation.load_mutants(source, release, FIXTURE_COURSE / "mutants" / ASSIGNMENT)
+    exercise_of = {nbformat.writes(mutation.mutant_notebook(source, m)): m.cell for m in catalogue
+                   if m.name != "stub"}
+    bench.make_class(FIXTURE_COURSE, [ASSIGNMENT], 10, tmp_path, FIXTURE_COURSE / "mutants")  # two wrong
+    wrong = [bench.KINDS[i % len(bench.KINDS)] == "wrong" for i in range(10)]
+    shown = [exercise_of.get(nbformat.writes(nbformat.read(tmp_path / f"student{i:03d}" / ASSIGNMENT
+                                                           / f"{ASSIGNMENT}.ipynb", as_version=4)))
+             for i in range(10) if wrong[i]]
+    assert None not in shown, "every wrong student hands in one catalogued mistake"
+    assert set(shown) == set(exercise_of.values()), f"the wrong answers fall on {shown}, not on every exercise"
 
 
 def test_bench_grades_the_class_and_measures_throughput_and_overhead(tmp_path, capsys):

@@ -161,7 +161,10 @@ def make_class(course, chapters, students, submitted, mutants_root):
         first = mutation.solution_cells(source)[0]
         died = {"base": "reference", "edits": [{"replace": first, "source": "import os\nos._exit(1)\n"}]}
         cases = [("os_exit", died), *broken, ("truncated", {"base": "reference", "submission": {"truncate": 1000}})]
-        made = collections.Counter()  # of each kind in this chapter: the nth wrong student gets the nth mutant
+        made = collections.Counter()  # of each kind in this chapter so far
+        # The wrong and partial students' mistakes are spread evenly over the catalogue, so every exercise gets its
+        # share, as in a real class (the first n in file order would all be the first exercise's).
+        of_kind = collections.Counter(KINDS[i % len(KINDS)] for i in range(students))
         for i in range(students):
             kind = KINDS[i % len(KINDS)]
             nth = made[kind]
@@ -174,7 +177,7 @@ def make_class(course, chapters, students, submitted, mutants_root):
                 mutation.write_submission(release, submitted, student, chapter, chapter)
             elif kind in ("wrong", "partial"):
                 pool = wrong if kind == "wrong" else stubs
-                mutant = pool[nth % len(pool)]
+                mutant = pool[nth * len(pool) // of_kind[kind] % len(pool)]
                 mutation.write_submission(mutation.mutant_notebook(source, mutant), submitted, student, chapter,
                                           chapter)
             else:
