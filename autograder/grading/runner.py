@@ -58,6 +58,7 @@ import channel
 # Values whose identity may change without harm; only functions, classes, modules and other objects are guarded.
 DATA_TYPES = frozenset({int, float, complex, str, bytes, bytearray, bool, type(None), tuple, list, dict, set,
                         frozenset})
+REAP_ROUNDS = 20  # passes over /proc before the reaper kills every process
 # Modules whose attributes the tests, the assertion helpers and this runner use.
 GUARDED_ROOTS = frozenset({"builtins", "math", "cmath", "operator", "functools", "itertools", "copy", "random",
                            "statistics", "numbers", "collections", "heapq", "bisect", "re", "time", "warnings",
@@ -578,24 +579,63 @@ def make_cell_runner(job: dict, ns: dict, restore, call, current: list):
 
 
 def _reaper():
-    """reap(): kills every other process of the sandbox and collects the runner's dead children. Called after
-    each cell, so no process a cell started (a fork bomb's children, a daemon) outlives it. Only in the sandbox,
-    whose pid namespace holds nothing else: kill(-1) reaches every process the caller may signal except itself
-    and pid 1 (bwrap, which runs as root)."""
+    """reap(): kills every other process of the sandbox that is not stopped, and collects the runner's dead
+    children. Called after each cell, so no process a cell started (a fork bomb's children, a daemon) runs on past
+    it. A process stopped by SIGSTOP, every thread of it, is spared: it runs nothing until code in a later cell
+    resumes it, and is reaped at that cell's end unless stopped again (course.fresh_process keeps its interpreter
+    so between calls). Only in the sandbox, whose pid namespace holds nothing else: pid 1 is bwrap."""
     if os.path.basename(_read("/proc/1/cmdline").split(b"\0")[0]) != b"bwrap":
         raise RuntimeError("asked to reap processes outside a sandbox")
     kill, waitpid, no_wait, child_error = os.kill, os.waitpid, os.WNOHANG, ChildProcessError
+    listdir, os_open, os_read, os_close, read_only = os.listdir, os.open, os.read, os.close, os.O_RDONLY
+    me, kill_signal, _int, _range, gone = os.getpid(), signal.SIGKILL, int, range, ProcessLookupError
 
-    def reap() -> None:
+    def state(path: str) -> bytes:
         try:
-            kill(-1, signal.SIGKILL)
-        except ProcessLookupError:  # nothing else is running
-            pass
+            fd = os_open(path, read_only)
+            try:
+                text = os_read(fd, 4096)
+            finally:
+                os_close(fd)
+        except OSError:  # gone meanwhile
+            return b""
+        return text[text.rfind(b")") + 2:][:1]  # after "pid (name) ", whatever the name holds
+
+    def spared(pid: str) -> bool:
+        """Stopped (every thread), or dead (a zombie its parent has not collected yet)."""
+        try:
+            threads = listdir(f"/proc/{pid}/task")
+        except OSError:  # gone meanwhile
+            return True
+        states = {state(f"/proc/{pid}/task/{tid}/stat") for tid in threads}
+        return states == {b"T"} or states <= {b"Z", b"X", b""}
+
+    def collect() -> None:
         try:
             while waitpid(-1, no_wait)[0]:
                 pass
         except child_error:
             pass
+
+    def reap() -> None:
+        killed = {1, me}
+        for _ in _range(REAP_ROUNDS):  # one killed may have forked first: look again, until no new one shows
+            running = [_int(pid) for pid in listdir("/proc") if pid.isdigit() and _int(pid) not in killed
+                       and not spared(pid)]
+            if not running:
+                break
+            for pid in running:
+                killed.add(pid)
+                try:
+                    kill(pid, kill_signal)
+                except gone:
+                    pass
+        else:  # forking faster than it is killed: every process goes, stopped or not
+            try:
+                kill(-1, kill_signal)
+            except gone:
+                pass
+        collect()
 
     return reap
 
