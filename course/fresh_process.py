@@ -10,11 +10,11 @@ a notebook travel too) to an interpreter started with a hash seed of its own (`P
 this process does not have), with this process's torch settings (threads, default dtype, float32 matmul
 precision), and returns what `fn` returned (by pickle).
 
-The interpreter imports torch when it starts (two or three seconds), and is then kept, stopped (SIGSTOP), for later
-calls; `start()` starts it ahead of time, in the background. Its own stdout and stderr are discarded (a notebook shows nothing of it); an
-exception in `fn` comes back as `FreshProcessError` with the child's traceback. Tensors that are part of an
-autograd graph cannot cross a process boundary: any that `args` holds (a list of losses a buggy loss function
-kept, say) travel detached. `dumps` is that pickling on its own (course.ddp sends its workers the same way).
+The interpreter imports torch when it starts (two or three seconds), and is then kept, stopped (SIGSTOP), for
+later calls; `start()` starts it ahead of time, in the background. Its own stdout and stderr are discarded (a
+notebook shows nothing of it); an exception in `fn` comes back as `FreshProcessError` with the child's
+traceback. Tensors that are part of an autograd graph cannot cross a process boundary: any that `args` holds (a
+list of losses a buggy loss function kept, say) travel detached. `dumps` is that pickling on its own (course.ddp sends its workers the same way).
 """
 import atexit
 import contextlib

@@ -157,8 +157,8 @@ print("resumed, after the next cell:", not ends(stopped))
 child(fork_forever)
 time.sleep(0.2)
 reap()
-print("processes left after a fork bomb:", [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, os.getpid())
-                                             and not ends(p)])
+left = [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, os.getpid()) and not ends(p)]
+print("processes left after a fork bomb:", left)
 '''
 
 
@@ -172,7 +172,8 @@ def test_the_reaper_spares_only_stopped_processes():
     done = subprocess.run([bwrap, "--unshare-pid", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc",
                            "--dev", "/dev", sys.executable, "-c", REAPER_CHECK],
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
-    assert done.stdout.splitlines() == ["after a cell, stopped: True spinning: False", "resumed, after the next cell: False",
+    assert done.stdout.splitlines() == ["after a cell, stopped: True spinning: False",
+                                        "resumed, after the next cell: False",
                                         "processes left after a fork bomb: []"], done.stdout + done.stderr
 
 

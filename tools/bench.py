@@ -177,7 +177,7 @@ def make_class(course, chapters, students, submitted, mutants_root):
                 mutation.write_submission(release, submitted, student, chapter, chapter)
             elif kind in ("wrong", "partial"):
                 pool = wrong if kind == "wrong" else stubs
-                mutant = pool[nth * len(pool) // of_kind[kind] % len(pool)]
+                mutant = pool[nth * len(pool) // of_kind[kind]]
                 mutation.write_submission(mutation.mutant_notebook(source, mutant), submitted, student, chapter,
                                           chapter)
             else:

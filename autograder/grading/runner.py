@@ -610,13 +610,6 @@ def _reaper():
         states = {state(f"/proc/{pid}/task/{tid}/stat") for tid in threads}
         return states == {b"T"} or states <= {b"Z", b"X", b""}
 
-    def collect() -> None:
-        try:
-            while waitpid(-1, no_wait)[0]:
-                pass
-        except child_error:
-            pass
-
     def reap() -> None:
         killed = {1, me}
         for _ in _range(REAP_ROUNDS):  # one killed may have forked first: look again, until no new one shows
@@ -635,7 +628,11 @@ def _reaper():
                 kill(-1, kill_signal)
             except gone:
                 pass
-        collect()
+        try:
+            while waitpid(-1, no_wait)[0]:
+                pass
+        except child_error:
+            pass
 
     return reap
 
