@@ -48,7 +48,7 @@ class Flight:
     loss_fn: object
     make_optimizer: object
     batch_size: int = 8
-    steps: int = 300
+    steps: int = 500
     seed: int = 0
     functions: tuple = ()
     frozen: tuple = ()
@@ -153,6 +153,14 @@ def adam(lr):
     return make_optimizer
 
 
+def repeat_batch(batch, k):
+    """The same examples k times over: every tensor of `batch` (a tensor, or a tuple of tensors whose first
+    dimension is the batch) concatenated with k - 1 copies of itself along dimension 0."""
+    if isinstance(batch, tuple):
+        return tuple(torch.cat([t] * k) for t in batch)
+    return torch.cat([batch] * k)
+
+
 def classification_loss(model, batch):
     """Mean cross-entropy of model(x) against y, for a batch (x, y)."""
     x, y = batch
@@ -209,3 +217,23 @@ def expect_verdict(what, result, passed, name=None, mentions=()):
     for word in mentions:
         if word not in result.reason:
             raise AssertionError(f"{what}: the reason should name {word!r}; it reads {result.reason!r}")
+
+
+def expect_model_untouched(what, check, flight):
+    """Test helper: runs check(flight) and fails if it changed flight.model (a parameter's or buffer's values, a
+    gradient, a module's training mode); returns the check's result."""
+    model = flight.model
+    values = {name: t.detach().clone() for name, t in model.state_dict(keep_vars=True).items()}
+    grads = {name: None if p.grad is None else p.grad.clone() for name, p in model.named_parameters()}
+    modes = [m.training for m in model.modules()]
+    result = check(flight)
+    now = model.state_dict(keep_vars=True)
+    changed = [name for name, t in values.items() if name not in now or not torch.equal(now[name].detach(), t)]
+    changed += [f"{name}.grad" for name, p in model.named_parameters()
+                if (p.grad is None) != (grads[name] is None)
+                or (p.grad is not None and not torch.equal(p.grad, grads[name]))]
+    if changed:
+        raise AssertionError(f"{what}: a check works on a copy, but it changed flight.model: {', '.join(changed[:3])}")
+    if [m.training for m in model.modules()] != modes:
+        raise AssertionError(f"{what}: a check works on a copy, but it changed flight.model's training mode")
+    return result

@@ -8,7 +8,8 @@
 Healthy cases are drawn from current practice (LoRA adapters whose second matrix starts at zero, zero-initialised
 residual gates, layer scale at 1e-6 with stochastic depth, normalisation layers, label smoothing, bfloat16
 autocast, activation checkpointing, tied embeddings, frozen backbones, warm-up schedules, dropout inside
-attention, a VAE, weight normalisation, a GRU, a learner slower than the default budget): no check may flag one.
+attention, a VAE, weight normalisation, a GRU, sequences of random lengths padded to the longest in
+the batch, a learner slower than the default budget): no check may flag one.
 Bugs are the ones that train without an error; each names the one check meant to catch it (and, in `also`, any
 other that rightly fails too). Blind spots are bugs that no check of chapter 6 can see, kept so the chapter can
 show them and so a check that starts to see one is noticed.
@@ -26,6 +27,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence
 from torch.utils.checkpoint import checkpoint
 
 from .decoder import TinyDecoder, token_batch
@@ -329,6 +331,27 @@ class GRUClassifier(nn.Module):
         return self.head(self.gru(x)[0][:, -1])
 
 
+def padded_sequences(n, longest=12):
+    """n sequences of random lengths in 2..longest, padded with zeros to the longest of this batch (dynamic
+    padding, as a collate function does it), their lengths, and random labels in 0..3."""
+    lengths = torch.randint(2, longest + 1, (n,))
+    x = torch.randn(n, int(lengths.max()), 10) * (torch.arange(int(lengths.max())) < lengths[:, None])[..., None]
+    return x, lengths, torch.randint(0, 4, (n,))
+
+
+class PackedGRUClassifier(GRUClassifier):
+    """A GRU that reads each sequence up to its own length (a packed sequence): the padding is never computed."""
+
+    def forward(self, x, lengths):
+        packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+        return self.head(self.gru(packed)[1][-1])
+
+
+def packed_sequence_loss(model, batch):
+    x, lengths, y = batch
+    return F.cross_entropy(model(x, lengths), y)
+
+
 def label_smoothed_loss(model, batch):
     x, y = batch
     return F.cross_entropy(model(x), y, label_smoothing=0.1)
@@ -393,6 +416,9 @@ HEALTHY = [
          lambda: fly(weight_normed_mlp())),
     Case("gru", "healthy", None, "a GRU classifying sequences",
          lambda: fly(seeded(GRUClassifier, 19), make_batch=sequences)),
+    Case("dynamic-padding", "healthy", None, "a GRU over packed sequences of random lengths, padded to the longest "
+         "in their batch: a batch's shape varies from draw to draw",
+         lambda: fly(seeded(PackedGRUClassifier, 60), make_batch=padded_sequences, loss_fn=packed_sequence_loss)),
 ]
 
 

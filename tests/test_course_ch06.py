@@ -1,6 +1,8 @@
 """course.preflight (the report table, flights, the dropout switch), course.fresh_process, course.zoo, and the
 chapter's reference checks run on every zoo case: each bug caught by its check, no healthy case flagged."""
+import copy
 import os
+import re
 import time
 from pathlib import Path
 
@@ -12,7 +14,8 @@ from torch import nn
 
 from course import fresh_process, zoo
 from course.preflight import (CheckResult, Flight, Report, SmallConvNet, decoder_flight, expect_verdict,
-                              healthy_flights, without_dropout)
+                              expect_model_untouched, healthy_flights, repeat_batch,
+                              without_dropout)
 
 SOURCE = Path(__file__).resolve().parents[1] / "source" / "ch06_preflight" / "ch06_preflight.ipynb"
 
@@ -43,7 +46,7 @@ def test_flight_replace_changes_one_field_and_keeps_the_rest():
     flight = healthy_flights()["mlp"]
     other = flight.replace(batch_size=3)
     assert other.batch_size == 3 and flight.batch_size == 8 and other.model is flight.model
-    assert (other.steps, other.seed, other.functions, other.frozen, other.max_ratio) == (300, 0, (), (), 1e3)
+    assert (other.steps, other.seed, other.functions, other.frozen, other.max_ratio) == (500, 0, (), (), 1e3)
 
 
 @pytest.mark.parametrize("name", ["mlp", "decoder", "convnet"])
@@ -82,6 +85,42 @@ def test_expect_verdict_messages():
 
 
 # ---------------------------------------------------------------- without_dropout
+def test_repeat_batch_repeats_every_tensor_of_a_batch_along_its_first_dimension():
+    x, lengths = torch.arange(6.0).reshape(3, 2), torch.tensor([2, 1, 2])
+    twice = repeat_batch((x, lengths), 2)
+    assert isinstance(twice, tuple) and twice[0].tolist() == x.tolist() * 2 and twice[1].tolist() == [2, 1, 2] * 2
+    assert repeat_batch(x, 3).tolist() == x.tolist() * 3 and repeat_batch(x, 1).tolist() == x.tolist()
+
+
+def test_expect_model_untouched_sees_a_check_that_trains_sets_a_gradient_or_changes_the_mode():
+    def on_a_copy(flight):
+        model = copy.deepcopy(flight.model).train()
+        flight.loss_fn(model, flight.make_batch(4)).backward()
+        return CheckResult("copy", True, "ok")
+
+    def trains(flight):
+        torch.optim.SGD(flight.model.parameters(), lr=0.1).step()
+        return CheckResult("trains", True, "ok")
+
+    def backward_only(flight):
+        flight.loss_fn(flight.model, flight.make_batch(4)).backward()
+        return CheckResult("backward", True, "ok")
+
+    def train_mode(flight):
+        flight.model.train()
+        return CheckResult("mode", True, "ok")
+
+    flight = healthy_flights()["mlp"]
+    flight.model.eval()
+    assert expect_model_untouched("a copy", on_a_copy, flight).name == "copy"
+    for p in flight.model.parameters():
+        p.grad = torch.ones_like(p)
+    for check, words in ((trains, "0.weight"), (backward_only, ".grad"), (train_mode, "training mode")):
+        with pytest.raises(AssertionError, match=f"{check.__name__}: .*{re.escape(words)}"):
+            expect_model_untouched(check.__name__, check, flight)
+        flight.model.eval()
+
+
 def test_without_dropout_turns_every_dropout_into_the_identity_in_training_mode():
     x = torch.ones(4, 8)
     q = torch.randn(1, 2, 4, 8, generator=torch.Generator().manual_seed(0))

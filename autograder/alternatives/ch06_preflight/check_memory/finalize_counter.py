@@ -5,12 +5,14 @@ def check_memory(flight):
     model = copy.deepcopy(flight.model)
     model.train()
     b = flight.batch_size
+    one = flight.make_batch(b)
     counts = []
-    for n in (b, 2 * b, 3 * b):
+    for k in (1, 2, 3):
+        tiled = tuple(t.repeat(k, *[1] * (t.dim() - 1)) for t in (one if isinstance(one, tuple) else (one,)))
         sizes = []
         with torch.autograd.graph.saved_tensors_hooks(lambda t: sizes.append(t.numel() * t.element_size()) or t,
                                                       lambda t: t):
-            flight.loss_fn(model, flight.make_batch(n))
+            flight.loss_fn(model, tiled if isinstance(one, tuple) else tiled[0])
         counts.append(sum(sizes))
     first, second = counts[1] - counts[0], counts[2] - counts[1]
     if abs(second - first) > counts[2] / 100:

@@ -5,7 +5,9 @@ def check_memory(flight):
     m = copy.deepcopy(flight.model).train()
     b = flight.batch_size
 
-    def saved(n):
+    batch = flight.make_batch(b)
+
+    def saved(k):
         total = 0
 
         def pack(t):
@@ -14,10 +16,10 @@ def check_memory(flight):
             return t
 
         with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-            flight.loss_fn(m, flight.make_batch(n))
+            flight.loss_fn(m, repeat_batch(batch, k))
         return total
 
-    f = [saved(k * b) for k in (1, 2, 3)]
+    f = [saved(k) for k in (1, 2, 3)]
     if abs(f[2] - 2 * f[1] + f[0]) > 0.01 * f[2]:
         return CheckResult("memory", False, f"saved bytes {f[0]}, {f[1]}, {f[2]} grow faster than the batch")
     optimizer = flight.make_optimizer(m.parameters())
