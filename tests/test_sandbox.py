@@ -134,7 +134,7 @@ def running(pid):
     try:
         with open(f"/proc/{pid}/stat") as f:
             return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except FileNotFoundError:
+    except OSError:  # gone: no such file, or (ESRCH) gone while its stat was read
         return False
 
 def ends(pid):  # a killed process takes a moment to end
