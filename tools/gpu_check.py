@@ -9,21 +9,29 @@ fp16 autocast with `torch.amp.GradScaler` on the GPU; and one decoder training s
 gradients + AdamW's two fp32 states + the activations autograd saves, de-duplicated by storage) against
 `torch.cuda.max_memory_allocated`, as a ratio.
 
-Writes the report as text (stdout) and JSON (bench-results/gpu-check.json). Exit status: 0 when every check
-passed, 1 when one failed, 2 when there is no CUDA device (after the CPU checks).
+Each chapter runs with its claims logged (`course.claims`): a chapter passes only if every claim it checks in that
+profile held, and the executed notebook is kept under build/claims/<profile>/ as `make claims` keeps it.
+The gpu-profile chapters run one after another (they share the one device); the grade-profile runs, which never
+use the device, run beside them, one after another on the host's other cores. `--chapters` picks some chapters.
+Each check is printed, and the JSON report
+(bench-results/gpu-check.json) rewritten, as soon as it is done, so a run stopped half-way still reports what it
+finished. Exit status: 0 when every check passed, 1 when one failed, 2 when there is no CUDA device (after the
+CPU checks).
 """
 import argparse
 import json
 import math
 import sys
 import time
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import torch
 
 from course import ddp, decoder, memory
-from tools import notebook_run
+from tools import claims, notebook_run
 
 RESULTS = notebook_run.ROOT / "bench-results" / "gpu-check.json"
 CHAPTER_BUDGET_S = 120  # a chapter should take about a minute on a Colab T4; an H100 or A100 takes less
@@ -152,16 +160,20 @@ def counted_on_cpu():
 
 
 def chapter_in_profile(chapter, profile):
-    """The chapter's source notebook (the reference solutions) in `profile`: no error, nothing on stderr, and in the
-    gpu profile within the budget."""
+    """The chapter's source notebook (the reference solutions) in `profile`: no error, nothing on stderr, every claim
+    it checks held, and in the gpu profile within the budget."""
     def run():
-        nb, seconds = notebook_run.execute(notebook_run.source_notebook(chapter), profile, timeout=600)
-        trouble = notebook_run.problems(nb)
+        records, trouble, seconds = claims.run_chapter(chapter, profile)
+        checked = [r for r in records if r["checked"]]
+        failed = [r["statement"] for r in checked if not r["held"]]
         budget = CHAPTER_BUDGET_S if profile == "gpu" else math.inf
-        passed = not trouble and seconds <= budget
+        passed = not trouble and not failed and seconds <= budget
         detail = f"{seconds:.1f} s" + (f" (budget {budget} s)" if profile == "gpu" else "") + \
+            f"; {len(checked) - len(failed)} of {len(checked)} claims held" + \
+            (f"; first failed: {failed[0]}"[:200] if failed else "") + \
             (f"; {len(trouble)} problem(s), first: {trouble[0]}"[:300] if trouble else "")
-        return passed, detail, {"seconds": seconds, "problems": len(trouble)}
+        return passed, detail, {"seconds": seconds, "problems": len(trouble), "claims": len(checked),
+                                "claims_failed": failed}
     return run
 
 
@@ -190,42 +202,83 @@ def ddp_after_backward():
 GRADE_PROFILE_CHAPTERS = ("ch05_training_step", "ch06_preflight")
 
 
-def run_checks() -> tuple[list[Check], bool]:
-    checks = [timed("bf16 autocast on CPU", lambda: autocast_agreement("cpu")),
-              timed("fp16 autocast + GradScaler on CPU", lambda: scaled_fp16_steps("cpu")),
-              timed("step memory counted on CPU", counted_on_cpu),
-              timed("DDP workers after a backward", ddp_after_backward)]
+def notebook_lanes(chapters) -> list[list[tuple[str, object]]]:
+    """Two lanes of (name, check): each chapter in the gpu profile, and ch05's and ch06's in the grade profile (on
+    the CPU, so they can run beside the first without touching the device)."""
+    return [[(f"{chapter} (gpu profile)", chapter_in_profile(chapter, "gpu")) for chapter in chapters],
+            [(f"{chapter} (grade profile)", chapter_in_profile(chapter, "grade"))
+             for chapter in GRADE_PROFILE_CHAPTERS if chapter in chapters]]
+
+
+def run_checks(chapters, done=lambda checks: None) -> tuple[list[Check], bool]:
+    """Every check; `done` is given the checks finished so far each time one finishes."""
+    checks, lock = [], threading.Lock()
+
+    def record(check):
+        with lock:
+            checks.append(check)
+            done(checks)
+
+    for name, fn in [("bf16 autocast on CPU", lambda: autocast_agreement("cpu")),
+                     ("fp16 autocast + GradScaler on CPU", lambda: scaled_fp16_steps("cpu")),
+                     ("step memory counted on CPU", counted_on_cpu),
+                     ("DDP workers after a backward", ddp_after_backward)]:
+        record(timed(name, fn))
     has_cuda = torch.cuda.is_available()
     if has_cuda:
-        checks += [timed(f"{chapter} (gpu profile)", chapter_in_profile(chapter, "gpu"))
-                   for chapter in notebook_run.chapters()]
-        checks += [timed(f"{chapter} (grade profile)", chapter_in_profile(chapter, "grade"))
-                   for chapter in GRADE_PROFILE_CHAPTERS]
-        checks += [timed("bf16 autocast on CUDA", lambda: autocast_agreement("cuda")),
-                   timed("fp16 autocast + GradScaler on CUDA", lambda: scaled_fp16_steps("cuda")),
-                   timed("one step's memory vs max_memory_allocated", lambda: step_memory_ratio("cuda"))]
+        for name, fn in [("bf16 autocast on CUDA", lambda: autocast_agreement("cuda")),
+                         ("fp16 autocast + GradScaler on CUDA", lambda: scaled_fp16_steps("cuda")),
+                         ("one step's memory vs max_memory_allocated", lambda: step_memory_ratio("cuda"))]:
+            record(timed(name, fn))
+
+        def run_lane(lane):
+            for name, fn in lane:
+                record(timed(name, fn))
+
+        # Each notebook runs in its own kernel process; the threads only wait on them.
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            for future in [pool.submit(run_lane, lane) for lane in notebook_lanes(chapters)]:
+                future.result()
     return checks, has_cuda
+
+
+def report_line(check: Check, width: int = 0) -> str:
+    return f"{'PASS' if check.passed else 'FAIL'}  {check.name.ljust(width)}  {check.seconds:7.1f} s  {check.detail}"
 
 
 def report(checks: list[Check], has_cuda: bool) -> str:
     width = max(len(c.name) for c in checks)
     where = torch.cuda.get_device_name(0) if has_cuda else "no CUDA device"
     lines = [f"gpu-check on {where}, torch {torch.__version__}"]
-    lines += [f"{'PASS' if c.passed else 'FAIL'}  {c.name.ljust(width)}  {c.seconds:7.1f} s  {c.detail}" for c in checks]
+    lines += [report_line(c, width) for c in checks]
     if not has_cuda:
         lines.append("No CUDA device: only the CPU checks ran. Run `make gpu-check` on a machine with a CUDA GPU.")
     return "\n".join(lines)
 
 
+def write_json(path: Path, checks: list[Check], has_cuda: bool):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"cuda": has_cuda, "device": torch.cuda.get_device_name(0) if has_cuda else None,
+                                "torch": torch.__version__,
+                                "checks": [asdict(c) for c in checks]}, indent=2))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.gpu_check", description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"where the JSON report goes (default {RESULTS})")
+    parser.add_argument("--chapters", nargs="+", choices=notebook_run.chapters(), default=notebook_run.chapters(),
+                        metavar="CHAPTER", help="chapters to run (default: all)")
     args = parser.parse_args(argv)
-    checks, has_cuda = run_checks()
+    has_cuda = torch.cuda.is_available()
+    where = torch.cuda.get_device_name(0) if has_cuda else "no CUDA device"
+    print(f"gpu-check on {where}, torch {torch.__version__}", flush=True)
+
+    def done(checks):
+        print(report_line(checks[-1]), flush=True)
+        write_json(args.json, checks, has_cuda)
+
+    checks, has_cuda = run_checks(args.chapters, done)
     print(report(checks, has_cuda))
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"cuda": has_cuda, "device": torch.cuda.get_device_name(0) if has_cuda else None,
-                                     "torch": torch.__version__, "checks": [asdict(c) for c in checks]}, indent=2))
     print(f"wrote {args.json}")
     if not has_cuda:
         return 2
