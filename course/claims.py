@@ -4,7 +4,7 @@
     claim("every unit is left alone", f"{clipped} of {units} clipped", holds=clipped == 0, expected="0 clipped")
 
 prints one line, `claim held: ...` or `claim FAILED: ...`, with the measured value and what would hold. In the
-profiles the claim is made for (by default `cpu`, the profile the chapters' prose describes) a claim that does not
+profiles the claim is made for (by default `cpu` and `gpu`, the two a reader runs the prose in) a claim that does not
 hold raises `ClaimFailed`, so the run stops where the text and the measurement part ways. In other profiles (the
 tiny `grade` sizes, where most effects do not show) it is printed as not checked and never raises.
 
@@ -37,7 +37,7 @@ def _shown(value, fmt):
     return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
-def claim(statement, measured, *, between=None, holds=None, expected=None, fmt=None, profiles=("cpu",)):
+def claim(statement, measured, *, between=None, holds=None, expected=None, fmt=None, profiles=("cpu", "gpu")):
     """States `statement` beside its measurement and checks it.
 
     Either `between=(low, high)` (inclusive; None for an open end), with `measured` a number, or `holds` (a bool

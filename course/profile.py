@@ -36,6 +36,7 @@ _SIZES = {
         "quadratic_steps": (150, 200, 200),
         "warmup_steps_total": (40, 300, 300),
         "warmup_samples": (64, 256, 256),
+        "warmup_seeds": (2, 5, 5),
         "widget_steps": (20, 40, 40),
     },
     "ch02": {

@@ -13,7 +13,7 @@ from tools import notebook_run
 FEWEST_CLAIMS = {"ch03_minibatches": 5, "ch05_training_step": 5, "ch06_preflight": 5}
 
 
-@pytest.mark.parametrize("profile, raises", [("cpu", True), ("grade", False)])
+@pytest.mark.parametrize("profile, raises", [("cpu", True), ("gpu", True), ("grade", False)])
 def test_a_claim_that_fails_stops_the_run_only_in_the_profile_it_is_made_for(profile, raises, monkeypatch, capsys):
     monkeypatch.setenv("COURSE_PROFILE", profile)
     if raises:
