@@ -335,7 +335,8 @@ def padded_sequences(n, longest=12):
     """n sequences of random lengths in 2..longest, padded with zeros to the longest of this batch (dynamic
     padding, as a collate function does it), their lengths, and random labels in 0..3."""
     lengths = torch.randint(2, longest + 1, (n,))
-    x = torch.randn(n, int(lengths.max()), 10) * (torch.arange(int(lengths.max())) < lengths[:, None])[..., None]
+    width = int(lengths.max())
+    x = torch.randn(n, width, 10) * (torch.arange(width) < lengths[:, None])[..., None]
     return x, lengths, torch.randint(0, 4, (n,))
 
 
