@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .course_root import CourseRootError, assignments_in
 from .grading.batch import DEFAULT_NOTEBOOK_TIMEOUT, Options, grade_batch
-from .grading.sandbox import SandboxError
+from .grading.sandbox import Limits, SandboxError
 from .reporting import class_report, messages
 from .reporting.grades import write_reports
 from .reporting.outdir import OutDirError, check, claim
@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--notebook-timeout", type=float, default=DEFAULT_NOTEBOOK_TIMEOUT, metavar="SECONDS",
                        help="stop a notebook after this long in all, wall clock and CPU time "
                             f"(default: {DEFAULT_NOTEBOOK_TIMEOUT:g})")
+    grade.add_argument("--diagnosis-budget", type=float, default=Limits.diagnosis_seconds, metavar="SECONDS",
+                       help="seconds each notebook's diagnosis of its mistakes may take, at most its cell timeout; "
+                            f"0 turns diagnosis off (default: {Limits.diagnosis_seconds:g})")
     grade.add_argument("--jobs", type=int, default=1, metavar="N", help="grade N notebooks at once (default: 1)")
     grade.add_argument("--no-sandbox", action="store_true",
                        help="run student code without bubblewrap: only for trusted notebooks on a machine without it")
@@ -127,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("cell_timeout", "notebook_timeout"):
         if getattr(args, name) is not None and getattr(args, name) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be positive")
+    if args.diagnosis_budget < 0:
+        parser.error("--diagnosis-budget must not be negative")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
     try:
@@ -151,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OutDirError, LayoutError) as error:
         parser.error(str(error))
     sys.stdout.reconfigure(errors="backslashreplace")  # a student folder's name may not be valid UTF-8
-    options = Options(args.cell_timeout, args.notebook_timeout, args.jobs, not args.no_sandbox, shard)
+    options = Options(args.cell_timeout, args.notebook_timeout, args.jobs, not args.no_sandbox, shard,
+                      args.diagnosis_budget)
 
     started = time.monotonic()
 

@@ -329,6 +329,29 @@ def test_grading_log_says_how_each_run_ended(graded):
     assert "run: died (exited with status 1)" in log
 
 
+def test_a_diagnosis_budget_of_zero_grades_the_same_and_diagnoses_nothing(graded, tmp_path):
+    submitted = tmp_path / "submitted"
+    shutil.copytree(graded["out"].parent / "submitted" / "wrong", submitted / "wrong")
+    done = subprocess.run(autograder_command(submitted, tmp_path / "out", "--course-dir", str(FIXTURE_COURSE),
+                                             "--cell-timeout", CELL_TIMEOUT, "--diagnosis-budget", "0"),
+                          cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stderr == "", done.stdout + done.stderr
+    with_diagnosis = [r for r in read_rows(graded["out"] / "cells.csv") if r["student"] == "wrong"]
+    assert read_rows(tmp_path / "out" / "cells.csv") == with_diagnosis
+    assert [r["student"] for r in read_rows(graded["out"] / "diagnoses.csv")].count("wrong") == 1, \
+        "precondition: with the default budget the fixture's wrong answer is diagnosed"
+    assert read_rows(tmp_path / "out" / "diagnoses.csv") == []
+    assert "diagnosis:" not in (tmp_path / "out" / "grading.log").read_text()
+
+
+def test_a_negative_diagnosis_budget_is_a_usage_error(tmp_path):
+    (tmp_path / "submitted").mkdir()
+    command = autograder_command(tmp_path / "submitted", tmp_path / "out", "--course-dir", str(FIXTURE_COURSE),
+                                 "--diagnosis-budget", "-1")
+    done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True)
+    assert done.returncode == 2 and "--diagnosis-budget must not be negative" in done.stderr
+
+
 def test_fixture_config_grades_like_the_course():
     course, fixture = load_config(REPO_ROOT), load_config(FIXTURE_COURSE)
     for section in ("OverwriteCells", "Execute", "IgnorePattern"):

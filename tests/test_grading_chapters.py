@@ -87,7 +87,11 @@ def chapter(request, tmp_path_factory) -> Chapter:
     if rewritten:
         mutation.write_submission(mutation.mutant_notebook(source, *rewritten), submitted, "rewritten", assignment,
                                   assignment)
-    run_autograder(submitted, base / "out", "--assignment", assignment, "--course-dir", str(course_dir), "--jobs", "2")
+    # Each pack gets every exercise wrong at once, so the default 20 s of diagnosis may run out before its last
+    # exercises, sooner on a slower or busier machine (ch06: 20-28 s here). These tests check what the diagnosis
+    # names, so they give it the cell timeout; what the default costs is `make bench`'s to measure.
+    run_autograder(submitted, base / "out", "--assignment", assignment, "--course-dir", str(course_dir), "--jobs", "2",
+                   "--diagnosis-budget", "60")
     return Chapter(assignment, source, committed, fresh_release, alternatives, mutant_packs, alternative_packs,
                    entries.load(entries.catalogue_folder(course_dir) / assignment), rewritten, base / "out")
 

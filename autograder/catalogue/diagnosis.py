@@ -15,9 +15,6 @@ from ..grading.plan import bindings, python_source
 from .entries import Entry, equivalents
 from .mutation import owners
 
-BUDGET_S = 20.0  # at most, per notebook; and never more than a cell's timeout (the grader waits that long)
-
-
 @dataclass(frozen=True)
 class Diagnosis:
     exercise: str
@@ -31,8 +28,11 @@ def test_owners(blueprint: Blueprint) -> dict[str, str]:
     return owners([c.grade_id for c in blueprint.cells if c.role == "solution"], [c.grade_id for c in blueprint.tests])
 
 
-def request(blueprint: Blueprint, nb, catalogue: list[Entry], cell_timeout: float) -> dict | None:
-    """The job's "diagnosis" part for the repaired notebook `nb`, or None when there is nothing to compare."""
+def request(blueprint: Blueprint, nb, catalogue: list[Entry], budget: float) -> dict | None:
+    """The job's "diagnosis" part for the repaired notebook `nb`, or None when there is nothing to compare or no
+    time (`budget`, seconds) to compare it in."""
+    if budget <= 0:
+        return None
     position = {cell.metadata.get("nbgrader", {}).get("grade_id"): index for index, cell in enumerate(nb.cells)}
     owner = test_owners(blueprint)
     exercises = []
@@ -47,7 +47,7 @@ def request(blueprint: Blueprint, nb, catalogue: list[Entry], cell_timeout: floa
         if tests:
             names = bindings(python_source(course_cell.source))[1]  # what the reference solution defines
             exercises.append({"name": exercise, "names": list(names), "tests": tests, "mistakes": mistakes})
-    return {"exercises": exercises, "budget": min(BUDGET_S, cell_timeout)} if exercises else None
+    return {"exercises": exercises, "budget": budget} if exercises else None
 
 
 def kept(found: dict, blueprint: Blueprint, cells, catalogue: list[Entry]) -> tuple[Diagnosis, ...]:

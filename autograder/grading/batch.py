@@ -70,6 +70,7 @@ class Options:
     jobs: int = 1
     isolate: bool = True  # False: --no-sandbox
     shard: Shard | None = None  # --shard K/N: grade only the students this shard owns
+    diagnosis_seconds: float = Limits.diagnosis_seconds  # --diagnosis-budget
 
 
 def _stage_files(folder: Path, blueprint: Blueprint, data: Path) -> list[str]:
@@ -193,7 +194,7 @@ def run_notebook(sandbox: Sandbox, blueprint: Blueprint, nb, folder: Path, scrat
     limits = sandbox.limits
     job = {"limits": limits.rlimits(), "imports": preload, "seed": SEED, "stream_limit": STREAM_LIMIT,
            "cell_timeout": limits.cell_timeout, "cells": cells, "reap": sandbox.isolate}
-    asked = diagnosis.request(blueprint, nb, catalogue, limits.cell_timeout)
+    asked = diagnosis.request(blueprint, nb, catalogue, min(limits.diagnosis_seconds, limits.cell_timeout))
     if asked:
         job["diagnosis"] = asked
     try:
@@ -252,7 +253,8 @@ def grade_batch(course_dir: Path, submitted_dir: Path, out_dir: Path, log, assig
         overrides = Config({"Execute": {"timeout": options.cell_timeout}}) if options.cell_timeout else None
         with generated_course_root(course_dir, assignments, overrides) as course:
             cell_timeout = float(course.config.Execute.get("timeout", 30))
-            limits = Limits(cell_timeout=cell_timeout, notebook_timeout=options.notebook_timeout)
+            limits = Limits(cell_timeout=cell_timeout, notebook_timeout=options.notebook_timeout,
+                            diagnosis_seconds=options.diagnosis_seconds)
             sandbox = Sandbox(options.isolate, limits, temp, GRADING_ENV)
             try:
                 sandbox.preflight(temp / "preflight")

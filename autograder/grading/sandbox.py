@@ -55,6 +55,9 @@ class SandboxError(RuntimeError):
 class Limits:
     cell_timeout: float  # seconds per cell
     notebook_timeout: float  # seconds of wall clock per notebook, and of CPU time
+    # Seconds a notebook's diagnosis may take after its last cell (0: none), never more than a cell's timeout: the
+    # grader waits that long for it.
+    diagnosis_seconds: float = 20.0
     memory_bytes: int = 3 * 2**30
     processes: int = 256  # threads count too: torch starts a few
     tmp_bytes: int = 1 * 2**30  # /tmp in the jail: working folder and $HOME
