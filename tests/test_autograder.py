@@ -344,14 +344,6 @@ def test_a_diagnosis_budget_of_zero_grades_the_same_and_diagnoses_nothing(graded
     assert "diagnosis:" not in (tmp_path / "out" / "grading.log").read_text()
 
 
-def test_a_negative_diagnosis_budget_is_a_usage_error(tmp_path):
-    (tmp_path / "submitted").mkdir()
-    command = autograder_command(tmp_path / "submitted", tmp_path / "out", "--course-dir", str(FIXTURE_COURSE),
-                                 "--diagnosis-budget", "-1")
-    done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True)
-    assert done.returncode == 2 and "--diagnosis-budget must not be negative" in done.stderr
-
-
 def test_fixture_config_grades_like_the_course():
     course, fixture = load_config(REPO_ROOT), load_config(FIXTURE_COURSE)
     for section in ("OverwriteCells", "Execute", "IgnorePattern"):
@@ -370,12 +362,15 @@ def test_exit_code_and_message_when_the_course_cannot_be_generated(tmp_path):
     assert "generate_assignment fx01_basics failed" in done.stderr
 
 
-def test_unknown_assignment_is_a_usage_error(tmp_path):
+@pytest.mark.parametrize("option, value, message", [
+    ("--assignment", "nope", "no such assignment under source/: nope"),
+    ("--diagnosis-budget", "-1", "--diagnosis-budget must not be negative")])
+def test_usage_errors_name_the_option(option, value, message, tmp_path):
     (tmp_path / "submitted").mkdir()
     command = autograder_command(tmp_path / "submitted", tmp_path / "out", "--course-dir", str(FIXTURE_COURSE),
-                                 "--assignment", "nope")
+                                 option, value)
     done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True)
-    assert done.returncode == 2 and "no such assignment under source/: nope" in done.stderr
+    assert done.returncode == 2 and message in done.stderr
 
 
 def test_release_tool_regenerates_the_committed_release_and_nothing_else(tmp_path):
