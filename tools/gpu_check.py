@@ -13,17 +13,16 @@ Each chapter runs with its claims logged (`course.claims`): a chapter passes onl
 profile held, and the executed notebook is kept under build/claims/<profile>/ as `make claims` keeps it.
 The gpu-profile chapters run one after another (they share the one device); the grade-profile runs, which never
 use the device, run beside them, one after another on the host's other cores. `--chapters` picks some chapters.
-Each check is printed, and the JSON report
-(bench-results/gpu-check.json) rewritten, as soon as it is done, so a run stopped half-way still reports what it
-finished. Exit status: 0 when every check passed, 1 when one failed, 2 when there is no CUDA device (after the
-CPU checks).
+Each check is printed, and the JSON report (bench-results/gpu-check.json) rewritten, as soon as it is done, so a
+run stopped half-way still reports what it finished. Exit status: 0 when every check passed, 1 when one failed, 2
+when there is no CUDA device (after the CPU checks).
 """
 import argparse
 import json
 import math
 import sys
-import time
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -246,10 +245,14 @@ def report_line(check: Check, width: int = 0) -> str:
     return f"{'PASS' if check.passed else 'FAIL'}  {check.name.ljust(width)}  {check.seconds:7.1f} s  {check.detail}"
 
 
+def heading(has_cuda: bool) -> str:
+    where = torch.cuda.get_device_name(0) if has_cuda else "no CUDA device"
+    return f"gpu-check on {where}, torch {torch.__version__}"
+
+
 def report(checks: list[Check], has_cuda: bool) -> str:
     width = max(len(c.name) for c in checks)
-    where = torch.cuda.get_device_name(0) if has_cuda else "no CUDA device"
-    lines = [f"gpu-check on {where}, torch {torch.__version__}"]
+    lines = [heading(has_cuda)]
     lines += [report_line(c, width) for c in checks]
     if not has_cuda:
         lines.append("No CUDA device: only the CPU checks ran. Run `make gpu-check` on a machine with a CUDA GPU.")
@@ -270,8 +273,7 @@ def main(argv=None) -> int:
                         metavar="CHAPTER", help="chapters to run (default: all)")
     args = parser.parse_args(argv)
     has_cuda = torch.cuda.is_available()
-    where = torch.cuda.get_device_name(0) if has_cuda else "no CUDA device"
-    print(f"gpu-check on {where}, torch {torch.__version__}", flush=True)
+    print(heading(has_cuda), flush=True)
 
     def done(checks):
         print(report_line(checks[-1]), flush=True)
