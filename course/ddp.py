@@ -143,7 +143,8 @@ def _failure_report(folder, processes, world_size):
         output = _read(os.path.join(folder, f"log{rank}")) or ""
         why = error or f"exit code {process.exitcode} (the process died)\n"
         secondary = error is not None and any(word in error for word in _SECONDARY)
-        failed.append((secondary, rank, f"rank {rank} of {world_size} failed:\n{why}"
+        # The cause (a traceback's last line) leads, so that a report that keeps one line still says what failed.
+        failed.append((secondary, rank, f"rank {rank} of {world_size} failed: {why.strip().splitlines()[-1]}\n{why}"
                        + (f"--- rank {rank} output ---\n{output}" if output.strip() else "")))
     return "\n".join(text for _, _, text in sorted(failed))
 

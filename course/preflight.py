@@ -13,6 +13,7 @@ The healthy flights at the bottom (an MLP, the tiny LLaMA-style decoder of chapt
 are sized for seconds on a CPU; chapter 6 runs every check on them and expects every check to pass.
 """
 import dataclasses
+import inspect
 from dataclasses import dataclass
 
 import torch
@@ -113,12 +114,17 @@ class Report:
 
 # Dropout in all its spellings: the modules call these, and fused attention takes its own dropout_p.
 _DROPOUT_FUNCTIONS = (F.dropout, F.dropout1d, F.dropout2d, F.dropout3d, F.alpha_dropout, F.feature_alpha_dropout)
+# The kernels of nn.RNN, nn.LSTM and nn.GRU: their one float argument is the dropout between layers.
+_RECURRENT_KERNELS = (torch.rnn_tanh, torch.rnn_relu, torch.lstm, torch.gru)
 
 
 class without_dropout(TorchFunctionMode):
     """Inside `with without_dropout():` every dropout is the identity, in training mode too: `nn.Dropout*`
-    modules, `F.dropout*` calls and `F.scaled_dot_product_attention(..., dropout_p=...)`. Everything else a
-    model does in training mode (batch statistics, stochastic depth written by hand) stays as it is."""
+    modules, `F.dropout*` calls, `F.scaled_dot_product_attention(..., dropout_p=...)`, `nn.MultiheadAttention`
+    (and the Transformer layers built on it) and the dropout between the layers of `nn.RNN`, `nn.LSTM` and
+    `nn.GRU`. Everything else a model does in training mode (batch statistics, stochastic depth written by hand)
+    stays as it is. A function this mode intercepts runs with the mode off, so the dropout inside a composite
+    (attention's, a recurrent kernel's) is switched off through its argument."""
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -126,6 +132,12 @@ class without_dropout(TorchFunctionMode):
             return args[0] if args else kwargs["input"]
         if func is F.scaled_dot_product_attention:
             kwargs = {**kwargs, "dropout_p": 0.0}
+        elif func is F.multi_head_attention_forward:
+            bound = inspect.signature(func).bind(*args, **kwargs)
+            bound.arguments["dropout_p"] = 0.0
+            args, kwargs = bound.args, bound.kwargs
+        elif func in _RECURRENT_KERNELS:
+            args = tuple(0.0 if type(a) is float else a for a in args)
         return func(*args, **kwargs)
 
 

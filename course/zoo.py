@@ -711,6 +711,33 @@ def batchnorm_mlp():
     return seeded(lambda: nn.Sequential(nn.Linear(10, 32), nn.BatchNorm1d(32), nn.ReLU(), nn.Linear(32, 4)), 21)
 
 
+class BatchNormStemTransformer(nn.Module):
+    """A BatchNorm stem, then a Transformer layer with its default dropout of 0.1, in its attention too: each point
+    as two tokens of 8."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Linear(10, 16), nn.BatchNorm1d(16))
+        self.block = nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)
+        self.head = nn.Linear(16, 4)
+
+    def forward(self, x):
+        return self.head(self.block(self.stem(x).view(-1, 2, 8)).flatten(1))
+
+
+def weighted_points(n):
+    """Points, labels, and a weight per example kept as a column [n, 1] (as a data frame's column comes out)."""
+    x, y = points(n)
+    return x, y, torch.rand(n, 1) + 0.5
+
+
+def weighted_loss(model, batch):
+    """Per-example losses [B] times weights [B, 1]: a [B, B] broadcast that only feeds the mean, so autograd saves
+    nothing of size B² (check 3 cannot see it); each process averages over its own shard's pairs."""
+    x, y, w = batch
+    return (F.cross_entropy(model(x), y, reduction="none") * w).mean()
+
+
 def regression_points(n):
     """n points in 10 dimensions and a standardised regression target [n] that the first coordinate predicts."""
     x = torch.randn(n, 10)
@@ -966,10 +993,16 @@ BUGS = [
          lambda: fly(two_path(), loss_fn=world_scaled_loss)),
     Case("batchnorm-per-process", "bug", "ddp", "BatchNorm: each process normalises its shard by its own statistics "
          "(SyncBatchNorm shares them)", lambda: fly(batchnorm_mlp())),
+    Case("batchnorm-stem-transformer", "bug", "ddp", "a BatchNorm stem before a Transformer layer whose attention "
+         "has dropout (the switch must reach it, or the model looks random beyond dropout)",
+         lambda: fly(seeded(BatchNormStemTransformer, 23))),
     Case("bf16-sum-loss", "bug", "ddp", "a summed loss under bfloat16 autocast",
          lambda: fly(two_path(), loss_fn=bf16_sum_loss)),
     Case("constant-batch-divisor", "bug", "ddp", "a summed loss divided by the configured batch size, 8",
          lambda: fly(two_path(), loss_fn=over_constant_batch)),
+    Case("weights-broadcast", "bug", "ddp", "per-example losses [B] times weights [B, 1]: a [B, B] broadcast that "
+         "nothing saves (memory cannot see it), averaged over each shard's own pairs",
+         lambda: fly(two_path(), make_batch=weighted_points, loss_fn=weighted_loss)),
 ]
 
 
@@ -982,9 +1015,39 @@ def teacher_points(n, mismatched=False):
     return x, (source @ teacher).argmax(1)
 
 
+class PrototypeDistances(nn.Module):
+    """A prototypical classifier: logits -cdist(z, prototypes)², the class prototypes a buffer that forward then
+    moves towards this batch's class means through .data. cdist saved the buffer itself, and check 2 exempts
+    buffers (BatchNorm's are saved and updated in place legitimately), so backward computes with the moved
+    prototypes unseen."""
+
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 16))
+        self.register_buffer("prototypes", F.normalize(torch.randn(4, 16), dim=1))
+
+    def forward(self, x, y):
+        z = F.normalize(self.encoder(x), dim=1)
+        logits = -5 * torch.cdist(z, self.prototypes).pow(2)
+        if self.training:
+            onehot = F.one_hot(y, 4).float()
+            means = (onehot.T @ z.detach()) / onehot.sum(0).clamp(min=1)[:, None]
+            seen = onehot.sum(0) > 0
+            self.prototypes.data[seen] = F.normalize(self.prototypes.data[seen] + means[seen], dim=1)
+        return logits
+
+
+def prototype_loss(model, batch):
+    x, y = batch
+    return F.cross_entropy(model(x, y), y)
+
+
 BLIND_SPOTS = [
     Case("mismatched-labels", "blind spot", None, "labels drawn for other examples: one batch is memorised all "
          "the same", lambda: fly(two_path(), make_batch=lambda n: teacher_points(n, mismatched=True))),
+    Case("prototype-buffer-write", "blind spot", None, "class prototypes (a buffer) moved through .data after cdist "
+         "saved them: backward reads the moved ones, and buffers are exempt from check 2",
+         lambda: fly(seeded(PrototypeDistances, 24), loss_fn=prototype_loss)),
 ]
 
 

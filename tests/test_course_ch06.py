@@ -133,6 +133,29 @@ def test_without_dropout_turns_every_dropout_into_the_identity_in_training_mode(
     assert not torch.equal(nn.Dropout(0.5)(x), x)                          # and dropout is back afterwards
 
 
+def test_without_dropout_reaches_the_dropout_inside_attention_and_recurrent_layers():
+    x = torch.randn(5, 2, 8, generator=torch.Generator().manual_seed(1))
+    packed = nn.utils.rnn.pack_padded_sequence(x, [5, 3])
+    layers = [nn.MultiheadAttention(8, 2, dropout=0.5), nn.TransformerEncoderLayer(8, 2, 16, dropout=0.5),
+              nn.LSTM(8, 8, num_layers=2, dropout=0.5), nn.GRU(8, 8, num_layers=2, dropout=0.5),
+              nn.RNN(8, 8, num_layers=2, dropout=0.5)]
+
+    def twice(layer, *inputs):
+        with without_dropout():
+            first, second = layer(*inputs), layer(*inputs)
+        outputs = [out[0] if isinstance(out, tuple) else out for out in (first, second)]
+        return [out.data if isinstance(out, nn.utils.rnn.PackedSequence) else out for out in outputs]
+
+    for layer in layers:
+        inputs = (x, x, x) if isinstance(layer, nn.MultiheadAttention) else (x,)
+        first, second = twice(layer, *inputs)
+        assert torch.equal(first, second), f"{type(layer).__name__}: two forward passes differ under without_dropout"
+    assert torch.equal(*twice(layers[2], packed)), "nn.LSTM on a packed sequence differs under without_dropout"
+    torch.manual_seed(0)
+    plain = layers[1](x)
+    assert not torch.equal(plain, layers[1](x))                            # dropout is on outside the mode
+
+
 def test_without_dropout_leaves_batch_statistics_on():
     bn = nn.BatchNorm1d(3)
     x = torch.randn(8, 3)
