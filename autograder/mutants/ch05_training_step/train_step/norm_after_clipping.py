@@ -1,4 +1,4 @@
-# fails: test_train_step
+# fails: test_train_step, test_train_step_hidden
 # Canonical mistake: the gradient norm is measured after clipping, so the log never shows a spike above max_norm.
 # Hint: Reread the "grad_norm" key: the total norm before clipping.
 def train_step(model, batch, optimizer, *, accum_steps, max_norm, scheduler, autocast_dtype):
