@@ -4,8 +4,10 @@ What training keeps in memory is parameters + gradients + optimizer state + acti
 saves for backward). Chapter 3 counts each one; this module holds what the counting stands on.
 """
 import contextlib
+import gc
 import statistics
 import time
+import weakref
 
 import matplotlib.pyplot as plt
 import torch
@@ -47,11 +49,30 @@ def saved_tensor_listing(fn):
     def pack(t):
         maker = type(t.grad_fn).__name__ if t.grad_fn is not None else "leaf/input"
         listing.append((maker, tuple(t.shape), t.dtype))
-        return t
+        return t.detach()                          # an output kept with its grad_fn would never be freed
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         fn()
     return listing
+
+
+def saved_alive_after(fn, pack_returns):
+    """Runs fn() under a pack hook that returns pack_returns(t), drops fn's result, runs gc.collect(), and returns
+    (how many of the saved tensors that an operation made still hold their memory, how many there were). Leaves
+    (inputs, parameters) are not counted: they live on anyway. A tensor saved with its grad_fn by the operation that
+    made it (exp, relu, softmax save their output) holds that grad_fn, which holds it: a cycle through C++ that the
+    collector cannot see, so only a backward pass frees it."""
+    made = []
+
+    def pack(t):
+        if t.grad_fn is not None:
+            made.append(weakref.ref(t.untyped_storage()))   # the memory, whichever tensor object keeps it
+        return pack_returns(t)
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        fn()
+    gc.collect()
+    return sum(ref() is not None for ref in made), len(made)
 
 
 def median_seconds(fn, repeats=5, warmup=1):

@@ -63,7 +63,7 @@ def _saved_bytes(fn, params):
         s = t.untyped_storage()
         if s not in skip:
             sizes[s] = s.nbytes()
-        return t
+        return t.detach()
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         fn()
@@ -248,6 +248,17 @@ def test_saved_tensor_listing_lists_every_save():
     listing = memory.saved_tensor_listing(lambda: (x * x).exp().sum())
     assert listing == [("leaf/input", (3,), torch.float32), ("leaf/input", (3,), torch.float32),
                        ("ExpBackward0", (3,), torch.float32)]
+
+
+def test_a_pack_hook_that_returns_a_saved_output_as_it_came_keeps_it_alive_and_detach_does_not():
+    def forward():
+        x = torch.randn(4, 3, requires_grad=True)
+        return torch.relu(x @ torch.randn(3, 5)).exp().softmax(-1).sum()   # relu, exp, softmax save their outputs
+
+    assert memory.saved_alive_after(forward, lambda t: t) == (3, 3)
+    assert memory.saved_alive_after(forward, lambda t: t.detach()) == (0, 3)
+    kept = memory.saved_alive_after(lambda: forward().backward(), lambda t: t)
+    assert kept == (0, 3)                          # backward frees what it has used: the cycle is broken
 
 
 def test_median_seconds_and_cuda_peak_on_cpu():

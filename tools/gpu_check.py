@@ -120,7 +120,7 @@ def counted_step_bytes(model, tokens) -> dict[str, int]:
         storage = t.untyped_storage()
         if storage.data_ptr() not in param_storages:
             saved[storage.data_ptr()] = storage.nbytes()
-        return t
+        return t.detach()
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         loss = decoder.lm_loss(model(tokens), tokens)

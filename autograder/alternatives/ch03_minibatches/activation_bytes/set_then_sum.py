@@ -4,7 +4,7 @@ def activation_bytes(fn, params=()):
 
     def pack(t):
         seen.add(t.untyped_storage())
-        return t
+        return t.detach()
 
     hooks = torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t)
     with hooks:

@@ -7,7 +7,7 @@ def activation_bytes(fn, params=()):
         storage = tensor.untyped_storage()
         if not any(storage is s for s in param_storages) and not any(storage is s for s in kept):
             kept.append(storage)
-        return tensor
+        return tensor.detach()
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
         fn()

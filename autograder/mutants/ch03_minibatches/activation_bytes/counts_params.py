@@ -5,7 +5,7 @@ def activation_bytes(fn, params=()):
 
     def pack(t):
         sizes[t.untyped_storage()] = t.untyped_storage().nbytes()
-        return t
+        return t.detach()
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         fn()

@@ -9,7 +9,7 @@ def activation_bytes(fn, params=()):
         key = t.untyped_storage().data_ptr()
         if key not in skip:
             sizes[key] = t.untyped_storage().nbytes()
-        return t
+        return t.detach()
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         fn()

@@ -7,7 +7,7 @@ def activation_bytes(fn, params=()):
     def pack(t):
         if t.untyped_storage() not in skip:
             total[0] += t.untyped_storage().nbytes()
-        return t
+        return t.detach()
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         fn()

@@ -9,7 +9,7 @@ def activation_bytes(fn, params=()):
         key = t.untyped_storage()
         if key not in skip:
             sizes[key] = max(sizes.get(key, 0), t.numel() * t.element_size())
-        return t
+        return t.detach()
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         fn()
