@@ -363,6 +363,34 @@ def bf16_next_token_loss(model, batch):
         return next_token_loss(model, batch)
 
 
+class TwoTaskNet(nn.Module):
+    """A shared body with a class head and a regression head, and one learned log-variance per task that only the
+    loss reads (uncertainty weighting, Kendall et al. 2018): a parameter used outside `forward`."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(10, 32), nn.Tanh())
+        self.classes, self.value = nn.Linear(32, 4), nn.Linear(32, 1)
+        self.log_vars = nn.Parameter(torch.zeros(2))
+
+    def forward(self, x):
+        h = self.body(x)
+        return self.classes(h), self.value(h).squeeze(-1)
+
+
+def two_task_points(n):
+    x, y = points(n)
+    return x, y, x[:, :2].sum(-1)
+
+
+def uncertainty_weighted_loss(model, batch):
+    x, y, target = batch
+    logits, value = model(x)
+    log_vars = getattr(model, "module", model).log_vars        # the same loss with or without DDP around the model
+    losses = torch.stack([F.cross_entropy(logits, y), F.mse_loss(value, target)])
+    return (torch.exp(-log_vars) * losses + log_vars).sum()
+
+
 def tiny_decoder(seed=10):
     return seeded(lambda: TinyDecoder(vocab_size=16, dim=16, n_layers=1, n_heads=2), seed)
 
@@ -417,6 +445,9 @@ HEALTHY = [
          lambda: fly(weight_normed_mlp())),
     Case("gru", "healthy", None, "a GRU classifying sequences",
          lambda: fly(seeded(GRUClassifier, 19), make_batch=sequences)),
+    Case("learned-loss-weights", "healthy", None, "two tasks weighted by learned log-variances that only the loss "
+         "reads, through model.module under DDP", lambda: fly(seeded(TwoTaskNet, 61), make_batch=two_task_points,
+                                                                loss_fn=uncertainty_weighted_loss)),
     Case("dynamic-padding", "healthy", None, "a GRU over packed sequences of random lengths, padded to the longest "
          "in their batch: a batch's shape varies from draw to draw",
          lambda: fly(seeded(PackedGRUClassifier, 60), make_batch=padded_sequences, loss_fn=packed_sequence_loss)),

@@ -13,7 +13,7 @@ def check_memory(flight):
         def pack(t):
             nonlocal total
             total += t.element_size() * t.nelement()
-            return t
+            return t.detach()
 
         with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
             flight.loss_fn(m, repeat_batch(batch, k))

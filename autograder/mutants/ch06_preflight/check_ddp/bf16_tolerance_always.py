@@ -12,7 +12,7 @@ def check_ddp(flight):
         return flat_grads(model)
 
     def rank_grads(rank, world_size, model, batch, train):
-        ddp_model = DDP(model.train(train), find_unused_parameters=True)
+        ddp_model = DDP(model.train(train), static_graph=True)
         return gradient(ddp_model, rows_of(batch, shard_rows(flight.batch_size, rank, world_size)))
 
     one, one_eval, shipped = (copy.deepcopy(flight.model) for _ in range(3))   # before any forward pass
@@ -21,7 +21,7 @@ def check_ddp(flight):
 
     def pack(t):
         saved_dtypes.add(t.dtype)
-        return t
+        return t.detach()
 
     one.train()
     torch.manual_seed(0)

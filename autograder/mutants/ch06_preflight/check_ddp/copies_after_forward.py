@@ -20,7 +20,7 @@ def _shard(batch, rows):
 def _worker(rank, world_size, model, batch, loss_fn, train, batch_size):
     model.train(train)
     model.zero_grad()
-    ddp_model = DDP(model, find_unused_parameters=True)
+    ddp_model = DDP(model, static_graph=True)
     shard = _shard(batch, shard_rows(batch_size, rank, world_size))
     with without_dropout():
         loss_fn(ddp_model, shard).backward()
@@ -35,7 +35,7 @@ def check_ddp(flight):
 
     def pack(t):
         dtypes.add(t.dtype)
-        return t
+        return t.detach()
 
     model.train()
     model.zero_grad()

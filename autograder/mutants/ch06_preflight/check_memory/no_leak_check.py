@@ -11,7 +11,7 @@ def check_memory(flight):
 
         def pack(t):
             total[0] += t.numel() * t.element_size()
-            return t
+            return t.detach()
 
         with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
             flight.loss_fn(model, repeat_batch(batch, k))
