@@ -116,6 +116,32 @@ class Report:
 _DROPOUT_FUNCTIONS = (F.dropout, F.dropout1d, F.dropout2d, F.dropout3d, F.alpha_dropout, F.feature_alpha_dropout)
 # The kernels of nn.RNN, nn.LSTM and nn.GRU: their one float argument is the dropout between layers.
 _RECURRENT_KERNELS = (torch.rnn_tanh, torch.rnn_relu, torch.lstm, torch.gru)
+_SDPA, _MHA = F.scaled_dot_product_attention, F.multi_head_attention_forward   # the originals, kept before patching
+
+
+def _call_without_dropout(func, args, kwargs):
+    """func(*args, **kwargs) with its dropout off: the input itself for a dropout function, dropout_p or the
+    recurrent kernels' dropout set to 0 for a composite that takes one, any other function as it is."""
+    if func in _DROPOUT_FUNCTIONS:
+        return args[0] if args else kwargs["input"]
+    if func is _SDPA:                              # (query, key, value, attn_mask, dropout_p, ...)
+        if len(args) > 4:
+            args = args[:4] + (0.0,) + args[5:]
+        else:
+            kwargs = {**kwargs, "dropout_p": 0.0}
+    elif func is _MHA:
+        bound = inspect.signature(func).bind(*args, **kwargs)
+        bound.arguments["dropout_p"] = 0.0
+        args, kwargs = bound.args, bound.kwargs
+    elif func in _RECURRENT_KERNELS:
+        args = tuple(0.0 if type(a) is float else a for a in args)
+    return func(*args, **kwargs)
+
+
+def _without_dropout_wrapper(func):
+    def call(*args, **kwargs):
+        return _call_without_dropout(func, args, kwargs)
+    return call
 
 
 class without_dropout(TorchFunctionMode):
@@ -124,21 +150,36 @@ class without_dropout(TorchFunctionMode):
     (and the Transformer layers built on it) and the dropout between the layers of `nn.RNN`, `nn.LSTM` and
     `nn.GRU`. Everything else a model does in training mode (batch statistics, stochastic depth written by hand)
     stays as it is. A function this mode intercepts runs with the mode off, so the dropout inside a composite
-    (attention's, a recurrent kernel's) is switched off through its argument."""
+    (attention's, a recurrent kernel's) is switched off through its argument.
+
+    A function mode does not reach the backward pass, where `checkpoint(..., use_reentrant=False)` runs its block
+    again: there dropout would draw new masks (wrong gradients, or a CheckpointError when the saved tensors no
+    longer match). So while the mode is on, the functions the modules look up at call time (`F.dropout*`,
+    `F.scaled_dot_product_attention`, `F.multi_head_attention_forward`, the recurrent kernels in `torch._VF`) are
+    replaced by versions without dropout too."""
+
+    _depth = 0                                     # nested modes patch once
+    _patched = [(F, func.__name__, func) for func in _DROPOUT_FUNCTIONS + (_SDPA, _MHA)] + [
+        (torch._VF, func.__name__, func) for func in _RECURRENT_KERNELS]
+
+    def __enter__(self):
+        if without_dropout._depth == 0:
+            for owner, name, func in self._patched:
+                setattr(owner, name, _without_dropout_wrapper(func))
+        without_dropout._depth += 1
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        try:
+            return super().__exit__(*exc)
+        finally:
+            without_dropout._depth -= 1
+            if without_dropout._depth == 0:
+                for owner, name, func in self._patched:
+                    setattr(owner, name, func)
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        if func in _DROPOUT_FUNCTIONS:
-            return args[0] if args else kwargs["input"]
-        if func is F.scaled_dot_product_attention:
-            kwargs = {**kwargs, "dropout_p": 0.0}
-        elif func is F.multi_head_attention_forward:
-            bound = inspect.signature(func).bind(*args, **kwargs)
-            bound.arguments["dropout_p"] = 0.0
-            args, kwargs = bound.args, bound.kwargs
-        elif func in _RECURRENT_KERNELS:
-            args = tuple(0.0 if type(a) is float else a for a in args)
-        return func(*args, **kwargs)
+        return _call_without_dropout(func, args, kwargs or {})
 
 
 # ---------------------------------------------------------------- healthy models, ready to fly

@@ -11,6 +11,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.utils.checkpoint import checkpoint
 
 from course import fresh_process, zoo
 from course.preflight import (CheckResult, Flight, Report, SmallConvNet, decoder_flight, expect_verdict,
@@ -154,6 +155,26 @@ def test_without_dropout_reaches_the_dropout_inside_attention_and_recurrent_laye
     torch.manual_seed(0)
     plain = layers[1](x)
     assert not torch.equal(plain, layers[1](x))                            # dropout is on outside the mode
+
+
+def test_without_dropout_reaches_the_recomputation_of_a_checkpointed_block_in_backward():
+    # the backward pass runs without the function mode: checkpoint's recomputation must still see no dropout
+    layers = [nn.TransformerEncoderLayer(8, 2, 16, dropout=0.5), nn.LSTM(8, 8, num_layers=2, dropout=0.5)]
+    x = torch.randn(5, 2, 8, generator=torch.Generator().manual_seed(2))
+    originals = (F.dropout, F.scaled_dot_product_attention, F.multi_head_attention_forward, torch._VF.lstm)
+
+    def grads(layer, checkpointed):
+        layer.zero_grad()
+        with without_dropout():
+            out = checkpoint(layer, x, use_reentrant=False) if checkpointed else layer(x)
+            (out[0] if isinstance(out, tuple) else out).pow(2).sum().backward()
+        return [p.grad.clone() for p in layer.parameters()]
+
+    for layer in layers:
+        for plain, recomputed in zip(grads(layer, False), grads(layer, True)):
+            assert torch.allclose(plain, recomputed, rtol=1e-5, atol=1e-6), type(layer).__name__
+    after = (F.dropout, F.scaled_dot_product_attention, F.multi_head_attention_forward, torch._VF.lstm)
+    assert all(a is b for a, b in zip(after, originals)), "without_dropout left a function replaced"
 
 
 def test_without_dropout_leaves_batch_statistics_on():
