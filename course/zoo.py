@@ -242,6 +242,16 @@ class TinyGPT(nn.Module):
         return self.lm_head(self.ln_f(self.blocks(self.drop(self.wte(idx) + self.wpe(pos)))))
 
 
+class CheckpointedGPT(TinyGPT):
+    """TinyGPT whose blocks are recomputed in backward (checkpoint(use_reentrant=False)), dropout and all."""
+
+    def forward(self, idx):
+        h = self.drop(self.wte(idx) + self.wpe(torch.arange(idx.shape[1])))
+        for block in self.blocks:
+            h = checkpoint(block, h, use_reentrant=False)
+        return self.lm_head(self.ln_f(h))
+
+
 class ResBlock(nn.Module):
     """conv-GroupNorm-ReLU-conv-GroupNorm plus the input; the block's last norm weight starts at 0, so each block
     starts as the identity (torchvision's zero_init_residual)."""
@@ -436,6 +446,9 @@ HEALTHY = [
          lambda: fly(seeded(SmallConvNet, 15), make_batch=images, make_optimizer=adam(1e-3))),
     Case("gpt-dropout", "healthy", None, "a nanoGPT-style model with dropout in attention and on residuals",
          lambda: fly(seeded(TinyGPT, 16), make_batch=tokens, loss_fn=next_token_loss, batch_size=4)),
+    Case("checkpointed-dropout", "healthy", None, "the nanoGPT-style model with its blocks recomputed in backward "
+         "(activation checkpointing): the recomputation must see dropout off too",
+         lambda: fly(seeded(CheckpointedGPT, 62), make_batch=tokens, loss_fn=next_token_loss, batch_size=4)),
     Case("adamw-groups", "healthy", None, "AdamW with weight decay on matrices only (two parameter groups)",
          lambda: fly(tiny_decoder(17), make_batch=tokens, loss_fn=next_token_loss, batch_size=4,
                      make_optimizer=decayed_adamw())),
@@ -615,6 +628,20 @@ class FeatureTap(TwoPath):
         super().__init__()
         self.taps = []
         self.fc1.register_forward_hook(lambda module, inputs, output: self.taps.append(output))
+
+
+class CachedBias(TwoPath):
+    """A learned bias computed from its table on the first call and cached: every step's graph shares the cached
+    nodes, which keep the first step's graph alive (and the bias at the table's first values) for good."""
+
+    def __init__(self):
+        super().__init__()
+        self.table, self.cached = nn.Parameter(0.1 * torch.randn(3, 4)), None
+
+    def forward(self, x):
+        if self.cached is None:
+            self.cached = self.table.sum(0)           # its backward saves nothing: no error in step 2
+        return super().forward(x) + self.cached
 
 
 class Blind(nn.Module):
@@ -971,6 +998,8 @@ BUGS = [
          _kept("logits")),
     Case("feature-tap", "bug", "memory", "a forward hook that collects activations, graph and all",
          lambda: fly(two_path(FeatureTap))),
+    Case("cached-bias", "bug", "memory", "a bias computed from a learned table once and cached: its nodes belong to "
+         "every step's graph", lambda: fly(two_path(CachedBias, seed=63))),
     Case("broadcast-regression", "bug", "memory", "predictions [B, 1] minus targets [B]: a [B, B] loss that "
          "couples the examples (DDP differs) and that no model can fit",
          lambda: fly(regression_mlp(), make_batch=regression_points, loss_fn=broadcast_regression_loss),
@@ -1073,12 +1102,49 @@ def prototype_loss(model, batch):
     return F.cross_entropy(model(x, y), y)
 
 
+class UndetachedKeyQueue(TwoPath):
+    """A queue of keys for a contrastive loss (MoCo-style), pushed without .detach(): each key keeps its branch of
+    that step's graph alive, step after step, but the loss never reaches it, so no marker of check 3 is in it."""
+
+    def __init__(self):
+        super().__init__()
+        self.queue = []
+
+    def forward(self, x):
+        self.queue = (self.queue + [self.side1(x)])[-64:]    # meant: self.side1(x).detach()
+        return super().forward(x)
+
+
+class SharedFrozenLayer(nn.Module):
+    """A student that reuses its teacher's first layer; the teacher is frozen, and so, by accident, is the
+    student's first layer. named_parameters() lists the shared layer once, under the teacher's name, which is in
+    frozen."""
+
+    def __init__(self):
+        super().__init__()
+        self.teacher = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 4))
+        self.student = nn.Sequential(self.teacher[0], nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 4))
+        self.teacher.requires_grad_(False)
+
+    def forward(self, x):
+        return self.student(x)
+
+
+def _shared_frozen_layer():
+    model = seeded(SharedFrozenLayer, 65)
+    return fly(model, make_optimizer=trainable_adamw(1e-2), frozen=frozen_names(model))
+
+
 BLIND_SPOTS = [
     Case("mismatched-labels", "blind spot", None, "labels drawn for other examples: one batch is memorised all "
          "the same", lambda: fly(two_path(), make_batch=lambda n: teacher_points(n, mismatched=True))),
     Case("prototype-buffer-write", "blind spot", None, "class prototypes (a buffer) moved through .data after cdist "
          "saved them: backward reads the moved ones, and buffers are exempt from check 2",
          lambda: fly(seeded(PrototypeDistances, 24), loss_fn=prototype_loss)),
+    Case("undetached-key-queue", "blind spot", None, "keys pushed onto a queue without .detach(): their graphs live "
+         "on, outside the loss's graph, where check 3 puts its markers", lambda: fly(two_path(UndetachedKeyQueue, 64))),
+    Case("shared-frozen-layer", "blind spot", None, "a student sharing its frozen teacher's first layer: frozen too, "
+         "under the teacher's name, which is in frozen", _shared_frozen_layer),
 ]
 
 

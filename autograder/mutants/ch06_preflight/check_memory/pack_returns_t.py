@@ -36,7 +36,7 @@ def check_memory(flight):
             if node is None or node in seen or hasattr(node, "variable"):
                 continue
             seen.add(node)
-            node.metadata["preflight"] = marker
+            node.metadata[id(marker)] = marker    # a key of this step's own: a node may be in several graphs
             stack.extend(child for child, _ in node.next_functions)
         markers.append(weakref.ref(marker))
         del marker                                # from now on only the graph's nodes hold it
