@@ -28,7 +28,7 @@ def check_memory(flight):
             node = todo.pop()
             if node is not None and node not in nodes and not hasattr(node, "variable"):
                 nodes.add(node)
-                node.metadata["step tag"] = tag
+                node.metadata["step tag", id(tag)] = tag
                 todo.extend(next_node for next_node, _ in node.next_functions)
         del tag, nodes, todo, node
         opt.zero_grad()

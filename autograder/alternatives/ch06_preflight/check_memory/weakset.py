@@ -35,7 +35,7 @@ def check_memory(flight):
                                           if n is not None and n not in seen and not hasattr(n, "variable")))
             for n in frontier:
                 seen.add(n)
-                n.metadata["mark"] = mark
+                n.metadata[id(mark)] = mark
             frontier = [c for n in frontier for c, _ in n.next_functions]
         del mark, seen, frontier
         optimizer.zero_grad()
