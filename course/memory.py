@@ -56,16 +56,17 @@ def saved_tensor_listing(fn):
     return listing
 
 
-def saved_alive_after(fn, pack_returns):
+def saved_alive_after(fn, pack_returns, params=()):
     """Runs fn() under a pack hook that returns pack_returns(t), drops fn's result, runs gc.collect(), and returns
     (how many of the saved tensors that an operation made still hold their memory, how many there were). Leaves
-    (inputs, parameters) are not counted: they live on anyway. A tensor saved with its grad_fn by the operation that
-    made it (exp, relu, softmax save their output) holds that grad_fn, which holds it: a cycle through C++ that the
-    collector cannot see, so only a backward pass frees it."""
+    (inputs) and views of the tensors in `params` (a transposed weight) are not counted: they live on anyway. A
+    tensor saved with its grad_fn by the operation that made it (exp, relu, softmax save their output) holds that
+    grad_fn, which holds it: a cycle through C++ that the collector cannot see, so only a backward pass frees it."""
+    skip = {p.untyped_storage() for p in params}
     made = []
 
     def pack(t):
-        if t.grad_fn is not None:
+        if t.grad_fn is not None and t.untyped_storage() not in skip:
             made.append(weakref.ref(t.untyped_storage()))   # the memory, whichever tensor object keeps it
         return pack_returns(t)
 

@@ -259,6 +259,10 @@ def test_a_pack_hook_that_returns_a_saved_output_as_it_came_keeps_it_alive_and_d
     assert memory.saved_alive_after(forward, lambda t: t.detach()) == (0, 3)
     kept = memory.saved_alive_after(lambda: forward().backward(), lambda t: t)
     assert kept == (0, 3)                          # backward frees what it has used: the cycle is broken
+    lin = torch.nn.Linear(3, 5)
+    through_linear = lambda: torch.relu(lin(torch.randn(4, 3, requires_grad=True))).sum()   # saves weight.t()
+    assert memory.saved_alive_after(through_linear, lambda t: t.detach()) == (1, 2)   # the weight's view lives on
+    assert memory.saved_alive_after(through_linear, lambda t: t.detach(), lin.parameters()) == (0, 1)
 
 
 def test_median_seconds_and_cuda_peak_on_cpu():
