@@ -401,6 +401,25 @@ def uncertainty_weighted_loss(model, batch):
     return (torch.exp(-log_vars) * losses + log_vars).sum()
 
 
+
+def padded_points(n):
+    """Points with a mask of real rows spread through the batch (one row in three is padding)."""
+    x, y = points(n)
+    return x, y, torch.arange(n) % 3 != 2
+
+
+def global_masked_mean(model, batch):
+    """The mean over the real rows of the global batch, as token-level losses are normalised under DDP: each
+    process sums its real rows' losses and divides by the real rows of all processes, all-reduced; DDP then averages
+    the gradients over the processes, so the sum is scaled by their number."""
+    x, y, keep = batch
+    per_row = F.cross_entropy(model(x), y, reduction="none")
+    count, processes = keep.sum(), 1
+    if torch.distributed.is_initialized():
+        torch.distributed.all_reduce(count)
+        processes = torch.distributed.get_world_size()
+    return (per_row * keep).sum() * processes / count
+
 def tiny_decoder(seed=10):
     return seeded(lambda: TinyDecoder(vocab_size=16, dim=16, n_layers=1, n_heads=2), seed)
 
@@ -461,6 +480,9 @@ HEALTHY = [
     Case("learned-loss-weights", "healthy", None, "two tasks weighted by learned log-variances that only the loss "
          "reads, through model.module under DDP", lambda: fly(seeded(TwoTaskNet, 61), make_batch=two_task_points,
                                                                 loss_fn=uncertainty_weighted_loss)),
+    Case("global-row-mean", "healthy", None, "padded rows left out of a mean over the real rows of the whole batch, "
+         "their count all-reduced under DDP; a batch of 7 that two processes split into 4 and 3 rows",
+         lambda: fly(two_path(seed=64), make_batch=padded_points, loss_fn=global_masked_mean, batch_size=7)),
     Case("dynamic-padding", "healthy", None, "a GRU over packed sequences of random lengths, padded to the longest "
          "in their batch: a batch's shape varies from draw to draw",
          lambda: fly(seeded(PackedGRUClassifier, 60), make_batch=padded_sequences, loss_fn=packed_sequence_loss)),
