@@ -401,7 +401,6 @@ def uncertainty_weighted_loss(model, batch):
     return (torch.exp(-log_vars) * losses + log_vars).sum()
 
 
-
 def padded_points(n):
     """Points with a mask of real rows spread through the batch (one row in three is padding)."""
     x, y = points(n)
@@ -419,6 +418,7 @@ def global_masked_mean(model, batch):
         torch.distributed.all_reduce(count)
         processes = torch.distributed.get_world_size()
     return (per_row * keep).sum() * processes / count
+
 
 def tiny_decoder(seed=10):
     return seeded(lambda: TinyDecoder(vocab_size=16, dim=16, n_layers=1, n_heads=2), seed)
