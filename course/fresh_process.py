@@ -11,7 +11,8 @@ this process does not have), with this process's torch settings (threads, defaul
 precision), and returns what `fn` returned (by pickle).
 
 The interpreter imports torch when it starts (two or three seconds), and is then kept, stopped (SIGSTOP), for
-later calls; `start()` starts it ahead of time, in the background. Its own stdout and stderr are discarded (a
+later calls; `start()` starts it ahead of time, in the background. It runs in a session of its own and, on Linux,
+dies with the process that started it. Its own stdout and stderr are discarded (a
 notebook shows nothing of it); an exception in `fn` comes back as `FreshProcessError` with the child's
 traceback. Tensors that are part of an autograd graph cannot cross a process boundary: any that `args` holds (a
 list of losses a buggy loss function kept, say) travel detached. `dumps` is that pickling on its own (course.ddp sends its workers the same way).
@@ -19,6 +20,7 @@ list of losses a buggy loss function kept, say) travel detached. `dumps` is that
 import atexit
 import contextlib
 import copyreg
+import ctypes
 import importlib
 import io
 import os
@@ -117,9 +119,17 @@ def _write_message(stream, data):
     stream.flush()
 
 
+def _die_with_parent():
+    """On Linux, asks the kernel to SIGKILL this process when the thread that started it ends: stopped between
+    calls, it could act on no other signal, and would outlive a parent that was killed outright."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # 1: PR_SET_PDEATHSIG
+
+
 def serve():
     """The fresh interpreter's loop (`python -c "...; serve()"`): reads (fn, args, settings) from stdin, answers
     ("ok", result) or ("error", traceback) on what was stdout; its own prints go nowhere."""
+    _die_with_parent()   # before the first call, after which the parent stops it; an orphan reads EOF and returns
     answers = os.fdopen(os.dup(1), "wb")
     requests = os.fdopen(os.dup(0), "rb")
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -160,9 +170,12 @@ class _Child:
         # the child needs it to import serve() before it reads that path.
         env = dict(os.environ, PYTHONHASHSEED=other_hash_seed(),
                    PYTHONPATH=os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")])))
+        # A session of its own: a Jupyter kernel that shuts down sends SIGTERM to the children in its process
+        # group and waits (up to a second and a half) for them to end, which a stopped process cannot do.
         self.process = subprocess.Popen([sys.executable, "-c", "from course.fresh_process import serve; serve()"],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, env=env, cwd=os.getcwd())
+                                        stderr=subprocess.DEVNULL, env=env, cwd=os.getcwd(),
+                                        start_new_session=True)
         _write_message(self.process.stdin, pickle.dumps([_ROOT] + sys.path))
 
     def alive(self):

@@ -3,10 +3,13 @@ chapter's reference checks run on every zoo case: each bug caught by its check, 
 import copy
 import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import nbformat
+import psutil
 import pytest
 import torch
 import torch.nn.functional as F
@@ -17,6 +20,7 @@ from course import fresh_process, zoo
 from course.preflight import (CheckResult, Flight, Report, SmallConvNet, decoder_flight, expect_verdict,
                               expect_model_untouched, healthy_flights, repeat_batch,
                               without_dropout)
+from tools import notebook_run
 
 SOURCE = Path(__file__).resolve().parents[1] / "source" / "ch06_preflight" / "ch06_preflight.ipynb"
 
@@ -262,6 +266,48 @@ def test_fresh_process_times_out_and_starts_over():
     with pytest.raises(TimeoutError):
         fresh_process.run_in_fresh_process(time.sleep, 30, timeout=0.5)
     assert fresh_process.run_in_fresh_process(_hash_of, 7) == 7
+
+
+def _gone(pid, within=10.0):
+    """Whether process `pid` has ended (or is a zombie left to its reaper) within `within` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_fresh_interpreter_ends_with_a_kernel_that_shuts_down(tmp_path):
+    # A Jupyter kernel's shutdown signals the children in its process group with SIGTERM, which a stopped
+    # interpreter cannot act on; the kernel was then killed outright and the interpreter left behind, stopped.
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("import os\nfrom course.fresh_process import run_in_fresh_process\n"
+                                              "print(run_in_fresh_process(os.getpid))"))
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "uses_a_fresh_interpreter.ipynb"
+    nbformat.write(nb, path)
+    ran, _ = notebook_run.execute(path, "grade")
+    pid = int(ran.cells[0].outputs[0]["text"])
+    assert _gone(pid), f"the fresh interpreter {pid} outlived its kernel ({psutil.Process(pid).status()})"
+
+
+def test_fresh_interpreter_ends_with_a_parent_killed_outright():
+    parent = subprocess.Popen([sys.executable, "-c", "import os, time\n"
+                               "from course.fresh_process import run_in_fresh_process\n"
+                               "print(run_in_fresh_process(os.getpid), flush=True)\ntime.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True, cwd=Path(fresh_process.__file__).parents[1])
+    try:
+        pid = int(parent.stdout.readline())
+        assert psutil.Process(pid).status() == psutil.STATUS_STOPPED   # as it waits between calls
+    finally:
+        parent.kill()
+        parent.wait()
+        parent.stdout.close()
+    assert _gone(pid), f"the fresh interpreter {pid} outlived its parent ({psutil.Process(pid).status()})"
 
 
 # ---------------------------------------------------------------- the zoo
