@@ -8,7 +8,7 @@
 Healthy cases are drawn from current practice (LoRA adapters whose second matrix starts at zero, zero-initialised
 residual gates, layer scale at 1e-6 with stochastic depth, normalisation layers, label smoothing, bfloat16
 autocast, activation checkpointing, tied embeddings, frozen backbones, warm-up schedules, dropout inside
-attention, a VAE, weight normalisation, a GRU, sequences of random lengths padded to the longest in
+attention, a VAE, weight normalisation, a GRU and an LSTM, sequences of random lengths padded to the longest in
 the batch, a learner slower than the default budget): no check may flag one.
 Bugs are the ones that train without an error; each names the one check meant to catch it (and, in `also`, any
 other that rightly fails too). Blind spots are bugs that no check of chapter 6 can see, kept so the chapter can
@@ -341,6 +341,18 @@ class GRUClassifier(nn.Module):
         return self.head(self.gru(x)[0][:, -1])
 
 
+class LSTMClassifier(nn.Module):
+    """An LSTM classifying sequences. On the CPU its fused kernel also saves a uint8 workspace, whose size the
+    kernel rounds: with 32 hidden units and 6 steps, not linear in the batch."""
+
+    def __init__(self, hidden=32):
+        super().__init__()
+        self.lstm, self.head = nn.LSTM(10, hidden, batch_first=True), nn.Linear(hidden, 4)
+
+    def forward(self, x):
+        return self.head(self.lstm(x)[0][:, -1])
+
+
 def padded_sequences(n, longest=12):
     """n sequences of random lengths in 2..longest, padded with zeros to the longest of this batch (dynamic
     padding, as a collate function does it), their lengths, and random labels in 0..3."""
@@ -477,6 +489,8 @@ HEALTHY = [
          lambda: fly(weight_normed_mlp())),
     Case("gru", "healthy", None, "a GRU classifying sequences",
          lambda: fly(seeded(GRUClassifier, 19), make_batch=sequences)),
+    Case("lstm", "healthy", None, "an LSTM classifying sequences (on the CPU its kernel saves a uint8 workspace "
+         "whose size is not linear in the batch)", lambda: fly(seeded(LSTMClassifier, 70), make_batch=sequences)),
     Case("learned-loss-weights", "healthy", None, "two tasks weighted by learned log-variances that only the loss "
          "reads, through model.module under DDP", lambda: fly(seeded(TwoTaskNet, 61), make_batch=two_task_points,
                                                                 loss_fn=uncertainty_weighted_loss)),

@@ -11,7 +11,8 @@ def check_memory(flight):
         tiled = tuple(t.repeat(k, *[1] * (t.dim() - 1)) for t in (one if isinstance(one, tuple) else (one,)))
         sizes = []
         with torch.autograd.graph.saved_tensors_hooks(
-                lambda t: sizes.append(t.numel() * t.element_size()) or t.detach(), lambda t: t):
+                lambda t: sizes.append(t.numel() * t.element_size() * torch.is_floating_point(t)) or t.detach(),
+                lambda t: t):
             flight.loss_fn(model, tiled if isinstance(one, tuple) else tiled[0])
         counts.append(sum(sizes))
     first, second = counts[1] - counts[0], counts[2] - counts[1]

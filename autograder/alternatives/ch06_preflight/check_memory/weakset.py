@@ -12,7 +12,8 @@ def check_memory(flight):
 
         def pack(t):
             nonlocal total
-            total += t.element_size() * t.nelement()
+            if t.dtype.is_floating_point:
+                total += t.element_size() * t.nelement()
             return t.detach()
 
         with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):

@@ -11,7 +11,8 @@ def check_memory(flight):
         total = [0]
 
         def pack(t):
-            total[0] += t.numel() * t.element_size()
+            if t.is_floating_point():
+                total[0] += t.numel() * t.element_size()
             return t
 
         with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
