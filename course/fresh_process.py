@@ -123,7 +123,7 @@ def _die_with_parent():
     """On Linux, asks the kernel to SIGKILL this process when the thread that started it ends: stopped between
     calls, it could act on no other signal, and would outlive a parent that was killed outright."""
     if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # 1: PR_SET_PDEATHSIG
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)   # 1: PR_SET_PDEATHSIG
 
 
 def serve():
