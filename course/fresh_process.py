@@ -190,11 +190,23 @@ class _Child:
         answer = _read_message(self.process.stdout)
         # Stopped between calls: an idle interpreter then cannot run anything, and the grader, which ends every
         # process a cell leaves running, spares a stopped one, so one interpreter serves a whole notebook.
-        os.kill(self.process.pid, signal.SIGSTOP)
+        self._stop()
         status, value = pickle.loads(answer)
         if status == "error":
             raise FreshProcessError(f"in the fresh interpreter:\n{value}")
         return value
+
+    def _stop(self):
+        """SIGSTOP, and waits until every thread has stopped: a signal only takes effect when the interpreter is
+        next scheduled (about one call in ten on a busy machine returned before), and a cell that ended
+        meanwhile would leave a running interpreter for the grader to end."""
+        os.kill(self.process.pid, signal.SIGSTOP)
+        try:
+            _, status = os.waitpid(self.process.pid, os.WUNTRACED)
+        except ChildProcessError:      # another process's child (a fork of the one that started it): cannot wait
+            return
+        if not os.WIFSTOPPED(status):  # it ended instead: keep its exit code for poll()
+            self.process.returncode = os.waitstatus_to_exitcode(status)
 
     def close(self):
         """Ends the interpreter and closes both pipes (an unclosed pipe warns when it is collected)."""

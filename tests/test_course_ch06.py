@@ -268,6 +268,25 @@ def test_fresh_process_times_out_and_starts_over():
     assert fresh_process.run_in_fresh_process(_hash_of, 7) == 7
 
 
+def _thread_states(pid):
+    """The state letter of every thread of process `pid`, as /proc gives it (T: stopped)."""
+    states = set()
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        stat = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
+        states.add(stat[stat.rfind(")") + 2])
+    return states
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_fresh_interpreter_is_stopped_whenever_a_call_returns():
+    # The grader ends every process that is not stopped when a cell ends. A SIGSTOP takes effect only when the
+    # interpreter is next scheduled: about one call in ten used to return before it had.
+    pid = fresh_process.start().process.pid
+    running = [i for i in range(500) if fresh_process.run_in_fresh_process(_hash_of, i) == i
+               and _thread_states(pid) != {"T"}]
+    assert not running, f"the fresh interpreter was still running after {len(running)} of 500 calls"
+
+
 def _gone(pid, within=10.0):
     """Whether process `pid` has ended (or is a zombie left to its reaper) within `within` seconds."""
     deadline = time.monotonic() + within
