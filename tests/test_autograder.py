@@ -422,9 +422,13 @@ def test_mutation_check_names_the_mutant_and_the_cells_it_got_wrong(tmp_path):
                                          + "\n".join(grades + more_grades) + "\n")
     (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
                                         + "\n".join(cells + more_cells) + "\n")
+    # What the grader told the lone cube about the cell it should have passed is quoted: a point lost once in a
+    # while must say why in the log that shows it.
+    (tmp_path / "messages.csv").write_text("student,assignment,notebook,grade_id,hidden,message\n"
+                                           f"{cube.student},a,a,test_mean_of,no,\"AssertionError: mean_of, 4.0\"\n")
     assert mutation.pack_problems([alone, packs[2]], source, tmp_path) == [
         "mutant square/cube should fail test_square_hidden, but it scored 2 of 2",
-        "mutant square/cube should pass test_mean_of, but it scored 0 of 1",
+        "mutant square/cube should pass test_mean_of, but it scored 0 of 1: AssertionError: mean_of, 4.0",
         "mutant square/cube should fail test_square, but it scored 1 of 1 (graded as mutants-1: "
         "mean_of/floor_division, square/cube)",
         "mutant square/cube should fail test_square_hidden, but it scored 2 of 2 (graded as mutants-1: "
@@ -471,6 +475,7 @@ def test_alternatives_must_pass_everything_and_number_two_per_exercise(tmp_path)
                                          + "\n".join(grades) + "\n")
     (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
                                         + "\n".join(cells) + "\n")
+    (tmp_path / "messages.csv").write_text("student,assignment,notebook,grade_id,hidden,message\n")
     assert mutation.pack_problems(packs[:1], source, tmp_path) == [
         "alternative mean_of/loop should pass test_mean_of_hidden, but it scored 0 of 2 "
         "(graded as alternatives-1: mean_of/loop, square/builtin_pow)"]

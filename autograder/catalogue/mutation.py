@@ -34,6 +34,7 @@ from . import entries
 
 MIN_MUTANT_FILES = 2
 MIN_ALTERNATIVE_FILES = 2
+MESSAGE_SHOWN = 2000  # characters of the grader's message a problem quotes
 
 
 @dataclass(frozen=True)
@@ -221,6 +222,11 @@ def _lost_cells(out_dir: Path) -> dict[str, dict[str, tuple[float, float]]]:
     return scores
 
 
+def _messages(out_dir: Path) -> dict[tuple[str, str], str]:
+    """(student, grade_id) -> what the grader told the student about that cell, from messages.csv."""
+    return {(row["student"], row["grade_id"]): row["message"] for row in read_rows(out_dir / "messages.csv")}
+
+
 def _charged(pack: Pack, grade_id: str, owner: dict[str, str]) -> Mutant | None:
     """The member a test cell's result is charged to: the one that declares it, else the one whose exercise owns
     it; in a pack of one, its member."""
@@ -233,7 +239,7 @@ def pack_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
     """Each pack, as graded into `out_dir`, must score 0 on the cells its members declare and full marks on the
     rest; a wrong result is charged to the member that declares the cell or whose exercise owns it."""
     grades = {row["student"]: row for row in read_rows(out_dir / "grades.csv")}
-    scores = _lost_cells(out_dir)
+    scores, messages = _lost_cells(out_dir), _messages(out_dir)
     owner = owning_exercises(source_nb)
     problems = []
     for pack in packs:
@@ -249,7 +255,10 @@ def pack_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
             if grade_id in pack.fails and score != 0:
                 problems.append(f"{who} should fail {grade_id}, but it scored {score:g} of {max_score:g}{where}")
             if grade_id not in pack.fails and score != max_score:
-                problems.append(f"{who} should pass {grade_id}, but it scored {score:g} of {max_score:g}{where}")
+                # the grader's message: a point lost once in a while must say why in the one CI log that shows it
+                told = messages.get((pack.student, grade_id), "")[:MESSAGE_SHOWN]
+                problems.append(f"{who} should pass {grade_id}, but it scored {score:g} of {max_score:g}{where}"
+                                f"{': ' + told if told else ''}")
     return problems
 
 
