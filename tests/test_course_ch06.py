@@ -357,6 +357,12 @@ def test_expect_verdicts_names_the_case():
     with pytest.raises(AssertionError, match="zoo case 'detached-branch'.*expected passed=False"):
         zoo.expect_verdicts(always_passes, "graph", [zoo.case("detached-branch")])
 
+    def passes_as_a_tensor(flight):
+        return CheckResult("graph", torch.tensor(True), "fine")
+
+    with pytest.raises(AssertionError, match=r"zoo case 'mlp'.*expected passed=True, got passed=tensor\(True\)"):
+        zoo.expect_verdicts(passes_as_a_tensor, "graph", [zoo.case("mlp")])
+
 
 @pytest.fixture(scope="module")
 def reference():
