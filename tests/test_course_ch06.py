@@ -269,21 +269,17 @@ def test_fresh_process_times_out_and_starts_over():
 
 
 def _thread_states(pid):
-    """The state letter of every thread of process `pid`, as /proc gives it (T: stopped)."""
-    states = set()
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        stat = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
-        states.add(stat[stat.rfind(")") + 2])
-    return states
+    """The status of every thread of process `pid` (on Linux, a thread's id names it as a process does)."""
+    return {psutil.Process(thread.id).status() for thread in psutil.Process(pid).threads()}
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads as processes: Linux only")
 def test_fresh_interpreter_is_stopped_whenever_a_call_returns():
     # The grader ends every process that is not stopped when a cell ends. A SIGSTOP takes effect only when the
     # interpreter is next scheduled: about one call in ten used to return before it had.
     pid = fresh_process.start().process.pid
     running = [i for i in range(500) if fresh_process.run_in_fresh_process(_hash_of, i) == i
-               and _thread_states(pid) != {"T"}]
+               and _thread_states(pid) != {psutil.STATUS_STOPPED}]
     assert not running, f"the fresh interpreter was still running after {len(running)} of 500 calls"
 
 
