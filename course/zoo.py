@@ -168,10 +168,10 @@ class ConvNeXtBlock(nn.Module):
 
 
 class TinyConvNeXt(nn.Module):
-    def __init__(self, dim=16, depth=2):
+    def __init__(self, dim=16, depth=2, drop_path=0.1):
         super().__init__()
         self.stem = nn.Conv2d(1, dim, 2, stride=2)
-        self.blocks = nn.Sequential(*[ConvNeXtBlock(dim) for _ in range(depth)])
+        self.blocks = nn.Sequential(*[ConvNeXtBlock(dim, drop_path=drop_path) for _ in range(depth)])
         self.norm, self.head = nn.LayerNorm(dim), nn.Linear(dim, 4)
 
     def forward(self, x):
@@ -459,6 +459,9 @@ HEALTHY = [
          lambda: fly(seeded(ReZeroMLP, 3))),
     Case("convnext", "healthy", None, "ConvNeXt blocks: layer scale 1e-6 and stochastic depth 0.1",
          lambda: fly(seeded(TinyConvNeXt, 4), make_batch=images)),
+    Case("rare-drop-path", "healthy", None, "three ConvNeXt blocks with stochastic depth 0.02: two seeded passes "
+         "may keep every branch and still the model is random", lambda: fly(seeded(lambda: TinyConvNeXt(depth=3,
+         drop_path=0.02), 4), make_batch=images)),
     Case("zero-init-resnet", "healthy", None, "a GroupNorm ResNet whose blocks start as the identity (last norm "
          "weight 0)", lambda: fly(seeded(TinyResNet, 5), make_batch=images)),
     Case("label-smoothing", "healthy", None, "cross-entropy with label smoothing 0.1: the loss cannot reach 0",
@@ -643,6 +646,34 @@ class ItemTemperature(TwoPath):
 
     def forward(self, x):
         return (self.main(x) + self.side(x)) / self.temperature.item()
+
+
+class _HandLinear(torch.autograd.Function):
+    """x Wᵀ + b written by hand, as in PyTorch's "Extending torch.autograd" example, with one index wrong: the
+    weight's gradient is computed when ctx.needs_input_grad[0] (the input's flag) holds, not [1]."""
+
+    @staticmethod
+    def forward(ctx, x, weight, bias):
+        ctx.save_for_backward(x, weight)
+        return x @ weight.T + bias
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        grad_x = grad_weight = grad_bias = None
+        if ctx.needs_input_grad[0]:
+            grad_x, grad_weight = grad @ weight, grad.T @ x
+        if ctx.needs_input_grad[2]:
+            grad_bias = grad.sum(0)
+        return grad_x, grad_weight, grad_bias
+
+
+class HandLinearFirst(TwoPath):
+    """fc1 through _HandLinear: as a first layer its input needs no gradient, so its weight gets None. The node is
+    reached from the loss, and nothing trains it."""
+
+    def main(self, x):
+        return self.fc2(torch.relu(_HandLinear.apply(x, self.fc1.weight, self.fc1.bias)))
 
 
 class BatchAttention(nn.Module):
@@ -844,8 +875,8 @@ def broadcast_regression_loss(model, batch):
     return (model(x) - y).pow(2).mean()
 
 
-def regression_mlp():
-    return seeded_mlp([10, 16, 1], seed=22)
+def regression_mlp(width=16):
+    return seeded_mlp([10, width, 1], seed=22)
 
 
 def stale_adam(params):
@@ -1025,6 +1056,9 @@ BUGS = [
          _detached_embeddings),
     Case("item-temperature", "bug", "graph", "a learned temperature read with .item()",
          lambda: fly(two_path(ItemTemperature))),
+    Case("needs-input-grad-index", "bug", "graph", "a hand-written linear first layer whose backward computes the "
+         "weight's gradient under the input's needs_input_grad flag: the weight is reached, its .grad stays None",
+         lambda: fly(two_path(HandLinearFirst))),
     # memory
     Case("kept-losses", "bug", "memory", "every step's loss appended to a list (loss.item() was meant)",
          _kept("losses")),
@@ -1039,6 +1073,10 @@ BUGS = [
     Case("broadcast-regression", "bug", "memory", "predictions [B, 1] minus targets [B]: a [B, B] loss that "
          "couples the examples (DDP differs) and that no model can fit",
          lambda: fly(regression_mlp(), make_batch=regression_points, loss_fn=broadcast_regression_loss),
+         also=("overfit", "ddp")),
+    Case("wide-broadcast-regression", "bug", "memory", "the [B, B] regression loss after a hidden layer of 256: "
+         "the pairs are a small share of what a batch of 8 saves, and grow as B²",
+         lambda: fly(regression_mlp(256), make_batch=regression_points, loss_fn=broadcast_regression_loss),
          also=("overfit", "ddp")),
     Case("batch-attention", "bug", "memory", "examples attend to each other: [B, B] activations",
          lambda: fly(seeded(BatchAttention, 29)), also=("ddp",)),

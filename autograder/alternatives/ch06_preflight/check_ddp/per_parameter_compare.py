@@ -10,20 +10,22 @@ def _ddp_grads_on_rank(rank, world_size, model, batch, loss_fn, n, training):
 def _ddp_reference(model, batch, loss_fn, seed):
     model.zero_grad()
     torch.manual_seed(seed)
+    start = torch.random.get_rng_state()
     with without_dropout():
         loss_fn(model, batch).backward()
-    return [torch.zeros_like(p) if p.grad is None else p.grad.clone() for p in model.parameters()]
+    moved = not torch.equal(start, torch.random.get_rng_state())
+    return [torch.zeros_like(p) if p.grad is None else p.grad.clone() for p in model.parameters()], moved
 
 def check_ddp(flight):
     copies = [copy.deepcopy(flight.model) for _ in range(3)]
     batch = flight.make_batch(flight.batch_size)
     kinds = set()
     with torch.autograd.graph.saved_tensors_hooks(lambda t: kinds.add(t.dtype) or t.detach(), lambda t: t):
-        want = _ddp_reference(copies[0].train(), batch, flight.loss_fn, 0)
-    again = _ddp_reference(copies[0], batch, flight.loss_fn, 1)
-    training = all(torch.equal(a, b) for a, b in zip(want, again))
+        want, moved = _ddp_reference(copies[0].train(), batch, flight.loss_fn, 0)
+    again, _ = _ddp_reference(copies[0], batch, flight.loss_fn, 1)
+    training = not moved and all(torch.equal(a, b) for a, b in zip(want, again))
     if not training:
-        want = _ddp_reference(copies[1].eval(), batch, flight.loss_fn, 0)
+        want, _ = _ddp_reference(copies[1].eval(), batch, flight.loss_fn, 0)
     top = max(w.abs().max().item() for w in want)
     tolerance = (2 ** -5 if kinds & {torch.float16, torch.bfloat16} else 1e-4) * top
     results = launch(_ddp_grads_on_rank, copies[2], batch, flight.loss_fn, flight.batch_size, training,

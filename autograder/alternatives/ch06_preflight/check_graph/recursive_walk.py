@@ -42,4 +42,9 @@ def check_graph(flight):
         if not any(leaf is a for a in allowed):
             return CheckResult("graph", False, f"unregistered tensor {tuple(leaf.shape)} is trained")
     loss.backward()
-    return CheckResult("graph", not changed[0], "a saved tensor was modified" if changed[0] else "graph intact")
+    if changed[0]:
+        return CheckResult("graph", False, "a saved tensor was modified")
+    for name, p in model.named_parameters():
+        if name not in flight.frozen and p.grad is None:
+            return CheckResult("graph", False, f"{name}: backward left its .grad at None")
+    return CheckResult("graph", True, "graph intact")

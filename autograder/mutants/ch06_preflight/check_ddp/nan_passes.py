@@ -25,10 +25,12 @@ def check_ddp(flight):
 
     one.train()
     torch.manual_seed(0)
+    seeded = torch.get_rng_state()
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         want = gradient(one, batch)
+    drew = not torch.equal(seeded, torch.get_rng_state())   # two seeds may draw alike when draws rarely matter
     torch.manual_seed(1)
-    train = torch.equal(want, gradient(one, batch))
+    train = torch.equal(want, gradient(one, batch)) and not drew
     if not train:                                 # random beyond dropout in training mode: compare in eval mode
         want = gradient(one_eval.eval(), batch)
     got = launch(rank_grads, shipped, batch, train, world_size=2, echo=False)

@@ -42,5 +42,9 @@ def check_graph(flight):
                            f"model, the first shaped {tuple(strays[0].shape)} (a plain tensor attribute? layers "
                            "in a Python list?)")
     loss.backward()
+    missing = [name for name, p in trainable if p.grad is None]
+    if missing:
+        return CheckResult("graph", False, f"{missing[0]} is reached but got no gradient (a custom backward that "
+                           "returned None for it?)")
     return CheckResult("graph", True, f"{len(trainable)} trainable parameters reached through AccumulateGrad, "
                        f"nothing else trained; {len(flight.frozen)} frozen on purpose; no saved tensor changed")

@@ -45,5 +45,9 @@ def check_graph(flight):
     if changed:
         return CheckResult("graph", False, f"{len(changed)} saved tensor(s) changed after autograd saved them "
                            f"(the first shaped {changed[0]}): a write that went around the version counter")
+    missing = [name for name, p in trainable if p.grad is None]
+    if missing:
+        return CheckResult("graph", False, f"{missing[0]} is reached but got no gradient (a custom backward that "
+                           "returned None for it?)")
     return CheckResult("graph", True, f"{len(trainable)} trainable parameters reached through AccumulateGrad, "
                        f"nothing else trained; {len(flight.frozen)} frozen on purpose; no saved tensor changed")

@@ -1,6 +1,6 @@
 # fails: test_check_graph_hidden
 # Canonical mistake: checks the saved tensors (rule 5) before the parameters (rules 2 to 4): the reason names the wrong fault.
-# Hint: Reread the order of the five rules: the first that holds gives the reason.
+# Hint: Reread the order of the six rules: the first that holds gives the reason.
 import copy
 
 import torch
@@ -55,4 +55,7 @@ def check_graph(flight):
     loss.backward()
     if changed:
         return CheckResult("graph", False, f"a saved tensor of shape {changed[0]} was overwritten before backward")
+    for name, p in named:
+        if name not in flight.frozen and p.grad is None:
+            return CheckResult("graph", False, f"{name} is reached but no gradient arrived")
     return CheckResult("graph", True, f"{len(named)} parameters reached, nothing overwritten")

@@ -1,6 +1,7 @@
 # fails: test_check_memory_hidden
-# Canonical mistake: allows a second difference of 2 % of f(3b), twice the rule's 1 %.
-# Hint: Reread part 1: the limit is 0.01 * f(3b).
+# Canonical mistake: fails only when the saved bytes grow faster than the batch (a positive second difference): bytes
+# that grow more slowly from 2b to 3b than from b to 2b pass, although they are not linear either.
+# Hint: Reread part 1: the second difference must be 0, whatever its sign.
 def check_memory(flight):
     model = copy.deepcopy(flight.model).train()
     b = flight.batch_size
@@ -20,7 +21,7 @@ def check_memory(flight):
         return total[0]
 
     f1, f2, f3 = forward_bytes(1), forward_bytes(2), forward_bytes(3)
-    if abs((f3 - f2) - (f2 - f1)) > 0.02 * f3:
+    if f3 - f2 > f2 - f1:
         return CheckResult("memory", False, f"saved bytes at batch {b}, {2 * b}, {3 * b}: {f1}, {f2}, {f3}: "
                            "not linear in the batch size")
 
