@@ -89,9 +89,10 @@ def _tensors_off_the_cpu(args):
     return found
 
 
-def _worker_main(payload, rank, world_size, backend, folder, threads, timeout):
+def _worker_main(payload, rank, world_size, backend, folder, threads, timeout, random_state):
     """The body of every worker process: redirect output, join the group, run, save the result, exit. `payload` is
-    (worker, args), or those pickled by value (bytes) for a worker that was not forked."""
+    (worker, args), or those pickled by value (bytes) for a worker that was not forked; `random_state` is the
+    launcher's CPU random state, which a forked worker has already."""
     log = os.open(os.path.join(folder, f"log{rank}"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(log, 1)
     os.dup2(log, 2)   # gloo's and torch's C++ log lines go to fd 2: keep them out of the notebook's stderr
@@ -100,6 +101,7 @@ def _worker_main(payload, rank, world_size, backend, folder, threads, timeout):
     try:
         worker, args = pickle.loads(payload) if isinstance(payload, bytes) else payload
         torch.set_num_threads(threads)
+        torch.set_rng_state(random_state)
         if backend == "gloo" and os.path.isdir("/sys/class/net/lo"):
             os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")   # loopback: no hostname lookup, no network
         if backend == "nccl":
@@ -166,7 +168,8 @@ def launch(worker, *args, world_size=2, backend="gloo", timeout=60.0, threads=1,
     Returns the list of return values, rank 0 first (they travel by pickle: tensors, numbers, lists, dicts).
     Raises WorkerError if a worker raises or dies, TimeoutError if they have not all finished in `timeout` seconds;
     either way every worker process is gone when `launch` returns or raises. `threads`: torch threads per worker.
-    `method`: the start method, `start_method()` by default.
+    `method`: the start method, `start_method()` by default. Every worker starts with this process's CPU random
+    state, as a forked one would, whatever the method: what a worker draws does not depend on how it was started.
     """
     method = method or start_method()
     if method not in START_METHODS:
@@ -191,7 +194,8 @@ def launch(worker, *args, world_size=2, backend="gloo", timeout=60.0, threads=1,
     try:
         for rank in range(world_size):
             process = ctx.Process(target=_worker_main, daemon=True, name=f"course-ddp-rank{rank}",
-                                  args=(payload, rank, world_size, backend, folder, threads, timeout))
+                                  args=(payload, rank, world_size, backend, folder, threads, timeout,
+                                        torch.get_rng_state()))
             process.start()
             processes.append(process)
         deadline = time.monotonic() + timeout

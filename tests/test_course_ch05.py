@@ -156,6 +156,30 @@ def test_every_start_method_runs_a_worker_defined_in_main(method):
     assert _children() == []
 
 
+_DRAWING_WORKER = """
+import torch
+
+
+def drawing_worker(rank, world_size):
+    return torch.rand(3).tolist()
+"""
+
+
+@pytest.mark.parametrize("method", multiprocessing.get_all_start_methods())
+def test_every_start_method_starts_workers_with_this_process_random_state(method):
+    """A forked worker inherits the launcher's random state; a spawned or fork-server one would start from torch's
+    default seed, and a check that compares its draws with this process's would depend on the start method."""
+    namespace = {"__name__": "__main__"}
+    exec(compile(_DRAWING_WORKER, "<notebook cell>", "exec"), namespace)
+    torch.manual_seed(5)
+    torch.rand(2)
+    with torch.random.fork_rng(devices=[]):
+        expected = torch.rand(3).tolist()
+    results = ddp.launch(namespace["drawing_worker"], world_size=2, method=method, echo=False)
+    assert results == [expected, expected]
+    assert _children() == []
+
+
 @pytest.mark.parametrize("args", [(torch.nn.Linear(2, 2).to("meta"),), (torch.ones(3),
                                                                          {"batch": [torch.ones(2, device="meta")]})])
 def test_launch_refuses_tensors_a_forked_worker_cannot_use(args):
