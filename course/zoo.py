@@ -648,7 +648,7 @@ class ItemTemperature(TwoPath):
         return (self.main(x) + self.side(x)) / self.temperature.item()
 
 
-class _HandLinear(torch.autograd.Function):
+class HandLinear(torch.autograd.Function):
     """x Wᵀ + b written by hand, as in PyTorch's "Extending torch.autograd" example, with one index wrong: the
     weight's gradient is computed when ctx.needs_input_grad[0] (the input's flag) holds, not [1]."""
 
@@ -669,11 +669,11 @@ class _HandLinear(torch.autograd.Function):
 
 
 class HandLinearFirst(TwoPath):
-    """fc1 through _HandLinear: as a first layer its input needs no gradient, so its weight gets None. The node is
+    """fc1 through HandLinear: as a first layer its input needs no gradient, so its weight gets None. The node is
     reached from the loss, and nothing trains it."""
 
     def main(self, x):
-        return self.fc2(torch.relu(_HandLinear.apply(x, self.fc1.weight, self.fc1.bias)))
+        return self.fc2(torch.relu(HandLinear.apply(x, self.fc1.weight, self.fc1.bias)))
 
 
 class BatchAttention(nn.Module):

@@ -1,6 +1,5 @@
 def check_graph(flight):
     model = copy.deepcopy(flight.model).train()
-    model.zero_grad(set_to_none=True)          # a copied .grad would look like a reached parameter
     skip = set(map(id, model.buffers()))
     log = []
     with torch.autograd.graph.saved_tensors_hooks(lambda t: (t, t.detach().clone()),
@@ -15,7 +14,6 @@ def check_graph(flight):
     frozen_by_accident = [n for n, p in named if not p.requires_grad]
     if frozen_by_accident:
         return CheckResult("graph", False, f"{frozen_by_accident[0]} has requires_grad=False")
-    # which leaves does backward write? every reachable AccumulateGrad writes .grad, even a zero one
     leaves, todo, visited = [], [loss.grad_fn], set()
     while todo:
         n = todo.pop()
@@ -24,14 +22,18 @@ def check_graph(flight):
             if type(n).__name__ == "AccumulateGrad":
                 leaves.append(n.variable)
             todo += [c for c, _ in n.next_functions]
-    loss.backward()
-    missing = [n for n, p in named if p.grad is None]
-    if missing:
-        return CheckResult("graph", False, f"{missing[0]} got no gradient: unreached")
+    reached = set(map(id, leaves))
+    unreached = [n for n, p in named if id(p) not in reached]
+    if unreached:
+        return CheckResult("graph", False, f"{unreached[0]} is unreached")
     own = {id(p) for p in model.parameters()} | {id(t) for t in (batch if isinstance(batch, tuple) else [batch])}
     strays = [leaf for leaf in leaves if id(leaf) not in own]
     if strays:
         return CheckResult("graph", False, f"trained but not a parameter: shape {tuple(strays[0].shape)}")
+    loss.backward()
     if any(log):
         return CheckResult("graph", False, "saved tensor overwritten")
+    missing = [n for n, p in named if p.grad is None]
+    if missing:
+        return CheckResult("graph", False, f"{missing[0]} got no gradient")
     return CheckResult("graph", True, "ok")
