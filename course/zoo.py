@@ -1249,6 +1249,7 @@ def expect_verdicts(check, name, some_cases, **flagged_changes):
         result = check(flight.replace(**flagged_changes) if must_fail else flight)
         if not isinstance(result, CheckResult):
             raise AssertionError(f"zoo case {c.name!r}: expected a CheckResult, got {type(result).__name__}")
-        if result.passed is not (not must_fail):   # a Python bool, as expect_verdict asks: not a tensor
-            raise AssertionError(f"zoo case {c.name!r} ({c.what}): expected passed={not must_fail}, got "
+        expected = not must_fail
+        if result.passed is not expected:            # a Python bool, as expect_verdict asks: not a tensor
+            raise AssertionError(f"zoo case {c.name!r} ({c.what}): expected passed={expected}, got "
                                  f"passed={result.passed!r} (reason: {result.reason!r})")
