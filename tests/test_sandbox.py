@@ -1,10 +1,13 @@
 """The sandbox and the channel: grading stops with a clear message when bubblewrap is missing (unless
 --no-sandbox), three runs give byte-identical reports, the notebook wall clock holds, the channel and the
-runner refuse what they must, and the runner's guard finds and undoes what student code changed."""
+runner refuse what they must, the runner's guard finds and undoes what student code changed, and graders starting
+together clear a dead grader's cgroups."""
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 
 import nbformat
 import pytest
@@ -209,3 +212,55 @@ def test_guard_finds_and_undoes_every_kind_of_change():
         "True True True None True",
         "[]",
     ], done.stdout + done.stderr
+
+
+def _group_with_a_sleeper(name: str) -> subprocess.Popen:
+    """A batch group in each controller, as a grader leaves it: a notebook's sub-group with a process inside."""
+    sleeper = subprocess.Popen(["sleep", "300"])
+    for controller in sandbox.CONTROLLERS:
+        notebook = sandbox.CGROUP_ROOT / controller / name / "nb-0"
+        notebook.mkdir(parents=True)
+        (notebook / "cgroup.procs").write_text(str(sleeper.pid))
+    return sleeper
+
+
+def test_graders_starting_together_clear_a_dead_graders_groups_and_spare_another_namespaces(tmp_path):
+    """Graders that start at once (a class split over --jobs, or CI's runs side by side) all clear the groups a
+    dead grader left, without tripping over one another; the groups of a grader in another pid namespace (another
+    container on this kernel), whose pid means nothing here, are left alone."""
+    if sandbox._cgroups_problem():
+        pytest.skip(sandbox._cgroups_problem())
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    dead = f"autograder-{sandbox.PID_NAMESPACE}-{gone.pid}"
+    elsewhere = f"autograder-{sandbox.PID_NAMESPACE + 1}-{gone.pid}"
+    sandboxes = [sandbox.Sandbox(False, sandbox.Limits(10, 10), tmp_path, {}) for _ in range(4)]
+    foreign = _group_with_a_sleeper(elsewhere)
+    try:
+        for _ in range(5):  # the race is between listing a group's folders and another grader removing them
+            sleeper = _group_with_a_sleeper(dead)
+            start = threading.Barrier(len(sandboxes))
+            errors = []
+
+            def preflight(box):
+                start.wait()
+                try:
+                    box.preflight(tmp_path)
+                except Exception as error:  # noqa: BLE001 - the assertion below names it
+                    errors.append(repr(error))
+
+            threads = [threading.Thread(target=preflight, args=(box,)) for box in sandboxes]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert errors == []
+            assert sleeper.wait(timeout=10) == -signal.SIGKILL
+            assert not any((sandbox.CGROUP_ROOT / c / dead).exists() for c in sandbox.CONTROLLERS)
+        assert foreign.poll() is None
+        assert all((sandbox.CGROUP_ROOT / c / elsewhere / "nb-0").is_dir() for c in sandbox.CONTROLLERS)
+    finally:
+        for controller in sandbox.CONTROLLERS:
+            sandbox._kill_group(sandbox.CGROUP_ROOT / controller / elsewhere)
+        sandboxes[0].close()
+        foreign.wait()

@@ -35,6 +35,8 @@ from ..invocation import option
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 CONTROLLERS = ("memory", "pids")
+# Graders in other containers on this kernel share the cgroup folders: batch groups carry the namespace of their pid.
+PID_NAMESPACE = os.stat("/proc/self/ns/pid").st_ino
 NOBODY = "65534"
 GRADER_DIR = "/grader"  # in the jail: the runner's files, the data files, the $HOME seed
 ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "nsswitch.conf", "passwd", "group", "localtime")
@@ -87,10 +89,34 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _group_folders(folder: Path) -> list[Path]:
+    """A cgroup folder and its sub-folders, deepest first. Another grader may be removing the same stale group at
+    this moment: a folder that vanishes meanwhile is left out (os.walk skips it), never an error."""
+    return [Path(top) for top, _, _ in os.walk(folder, topdown=False)]
+
+
+def _group_pids(folder: Path) -> list[int]:
+    pids = []
+    for sub in _group_folders(folder):
+        try:
+            pids += [int(pid) for pid in (sub / "cgroup.procs").read_text().split()]
+        except OSError:  # removed meanwhile: gone (ENOENT), or a dead group on its way out (ENODEV)
+            pass
+    return pids
+
+
+def _dead_graders_batch(name: str) -> bool:
+    """Whether a batch group (autograder-NAMESPACE-PID) was left by a grader that died. Only a grader of this pid
+    namespace can be judged by its pid: one in another container on this kernel may be alive whatever that pid
+    means here, so its groups are left alone."""
+    _, namespace, pid = (name.split("-") + ["", ""])[:3]
+    return namespace == str(PID_NAMESPACE) and pid.isdigit() and not _alive(int(pid))
+
+
 def _kill_group(folder: Path) -> None:
     """Kills every process in a cgroup folder (and its sub-folders) until none is left, then removes them."""
     for _ in range(200):
-        pids = [int(pid) for f in folder.rglob("cgroup.procs") for pid in f.read_text().split()]
+        pids = _group_pids(folder)
         if not pids:
             break
         for pid in pids:
@@ -99,7 +125,7 @@ def _kill_group(folder: Path) -> None:
             except ProcessLookupError:
                 pass
         time.sleep(0.02)
-    for sub in sorted((p for p in folder.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)) + [folder]:
+    for sub in _group_folders(folder):
         for _ in range(100):  # a memory group is busy for a moment after its last process exits
             try:
                 sub.rmdir()
@@ -237,7 +263,7 @@ class Sandbox:
         self.cgroups = _cgroups_problem() is None
         self.home_seed = temp / "home-seed"
         self.home_seed.mkdir(exist_ok=True)
-        self._batch = f"autograder-{os.getpid()}"
+        self._batch = f"autograder-{PID_NAMESPACE}-{os.getpid()}"
         self._numbers = itertools.count()  # next() on it is atomic: jobs run in threads
 
     def batch_group(self, controller: str) -> Path:
@@ -258,8 +284,7 @@ class Sandbox:
             return
         for controller in CONTROLLERS:
             for stale in (CGROUP_ROOT / controller).glob("autograder-*"):
-                pid = stale.name.rpartition("-")[2]
-                if pid.isdigit() and not _alive(int(pid)):
+                if _dead_graders_batch(stale.name):
                     _kill_group(stale)
             self.batch_group(controller).mkdir(exist_ok=True)
         if self.isolate:
