@@ -16,7 +16,7 @@ import pytest
 from conftest import FIXTURE_COURSE, REPO_ROOT, autograder_command
 
 from autograder.catalogue import mutation
-from autograder.course_root import load_config
+from autograder.course_root import assignments_in, load_config
 from autograder.reporting.grades import read_rows
 
 ASSIGNMENT = "fx01_basics"
@@ -479,6 +479,49 @@ def test_alternatives_must_pass_everything_and_number_two_per_exercise(tmp_path)
     assert mutation.pack_problems(packs[:1], source, tmp_path) == [
         "alternative mean_of/loop should pass test_mean_of_hidden, but it scored 0 of 2 "
         "(graded as alternatives-1: mean_of/loop, square/builtin_pow)"]
+
+
+def test_a_stub_is_graded_beside_alternatives_of_the_other_exercises(tmp_path):
+    """A stub's notebook carries one alternative of every other exercise: the alternatives must earn full marks
+    there, which also shows the stub costs only its own exercise's points; those left over share k-th packs."""
+    source = nbformat.read(SOURCE, as_version=4)
+    mutants = mutation.load_mutants(source, nbformat.read(RELEASE, as_version=4),
+                                    FIXTURE_COURSE / "mutants" / ASSIGNMENT)
+    alternatives = mutation.load_alternatives(source, FIXTURE_COURSE / "alternatives" / ASSIGNMENT)
+    packs = mutation.pack(mutants + alternatives, source)
+    assert [(p.student, p.labels) for p in packs] == [
+        ("mutant-square-stub", "square/stub, mean_of/loop"),
+        ("mutant-mean_of-stub", "mean_of/stub, square/builtin_pow"),
+        ("mutants-1", "mean_of/floor_division, square/cube"), ("mutants-2", "mean_of/largest, square/positive_only"),
+        ("mutants-3", "mean_of/sample_divisor, square/times_two"),
+        ("alternatives-1", "mean_of/statistics_fmean, square/power")]
+    # As if square's stub had also cost mean_of's visible test: the alternative beside it is charged, as an
+    # alternative (the mutation check leaves it to the alternatives' check), and never counts as a mutant file.
+    grades, cells = _graded_rows(packs[0].student, {"test_square": 0, "test_square_hidden": 0,
+                                                    "test_mean_of": 0, "test_mean_of_hidden": 2})
+    (tmp_path / "grades.csv").write_text("student,assignment,notebook,score,max_score,status,detail,flags\n"
+                                         + "\n".join(grades) + "\n")
+    (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
+                                        + "\n".join(cells) + "\n")
+    (tmp_path / "messages.csv").write_text("student,assignment,notebook,grade_id,hidden,message\n")
+    assert mutation.pack_problems(packs[:1], source, tmp_path, "mutant") == []
+    assert mutation.pack_problems(packs[:1], source, tmp_path, "alternative") == [
+        "alternative mean_of/loop should pass test_mean_of, but it scored 0 of 1 "
+        "(graded as mutant-square-stub: square/stub, mean_of/loop)"]
+    assert "test cell test_mean_of is failed by 0 mutant file(s) (none); it needs at least 2" in \
+        mutation.coverage_problems(packs[:1], source, tmp_path)
+
+
+def test_the_chapters_packs_need_about_a_quarter_of_the_notebooks_one_per_member_would():
+    """What the README says packs save, counted on the chapters' mutants and alternatives."""
+    members = notebooks = 0
+    for assignment in (a for a in assignments_in(REPO_ROOT) if a.startswith("ch")):
+        source = nbformat.read(REPO_ROOT / "source" / assignment / f"{assignment}.ipynb", as_version=4)
+        release = nbformat.read(REPO_ROOT / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+        graded = mutation.load_mutants(source, release, REPO_ROOT / "autograder" / "mutants" / assignment) + \
+            mutation.load_alternatives(source, REPO_ROOT / "autograder" / "alternatives" / assignment)
+        members, notebooks = members + len(graded), notebooks + len(mutation.pack(graded, source))
+    assert 0.2 <= notebooks / members <= 0.3, (notebooks, members)
 
 
 def test_alternatives_cannot_declare_failures(tmp_path):

@@ -2,8 +2,9 @@
 (in the sandbox): the reference earns full marks with nothing flagged, the release earns nothing, the committed
 release is current and gives nothing away, every wrong-on-purpose solution (autograder/mutants/) loses exactly
 the points of its own test cells, and every correct solution written in another style (autograder/alternatives/)
-earns full marks. Mutants and alternatives are graded in packs (the k-th of every exercise in one notebook; stubs
-alone: see autograder/catalogue/mutation.py). All pseudo-students of a chapter are graded in one run with --jobs 2.
+earns full marks. Mutants and alternatives are graded in packs (the k-th of every exercise in one notebook; a stub
+beside alternatives of the other exercises: see autograder/catalogue/mutation.py). All pseudo-students of a
+chapter are graded in one run with --jobs 2.
 
 The same gradings check the diagnosis (autograder/catalogue/): every mutant graded as a student is diagnosed as
 its own catalogue entry (or one declared equivalent), never as another; the reference, every alternative and
@@ -78,8 +79,8 @@ def chapter(request, tmp_path_factory) -> Chapter:
     mutation.write_submission(source, submitted, "reference", assignment, assignment)
     if committed.is_file():
         mutation.write_submission(nbformat.read(committed, as_version=4), submitted, "release", assignment, assignment)
-    mutant_packs, alternative_packs = mutation.pack(mutants, source), mutation.pack(alternatives, source)
-    for pack in mutant_packs + alternative_packs:
+    packs = mutation.pack(mutants + alternatives, source)
+    for pack in packs:
         mutation.write_submission(mutation.mutant_notebook(source, *pack.members), submitted, pack.student,
                                   assignment, assignment)
     rewritten = [mutation.Mutant(path.parent.name, path.stem, path.read_text(), frozenset(), kind="rewritten")
@@ -92,6 +93,8 @@ def chapter(request, tmp_path_factory) -> Chapter:
     # names, so they give it the cell timeout; what the default costs is `make bench`'s to measure.
     run_autograder(submitted, base / "out", "--assignment", assignment, "--course-dir", str(course_dir), "--jobs", "2",
                    "--diagnosis-budget", "60")
+    mutant_packs, alternative_packs = ([p for p in packs if any(m.kind == kind for m in p.members)]
+                                       for kind in ("mutant", "alternative"))
     return Chapter(assignment, source, committed, fresh_release, alternatives, mutant_packs, alternative_packs,
                    entries.load(entries.catalogue_folder(course_dir) / assignment), rewritten, base / "out")
 
@@ -154,7 +157,7 @@ def test_release_gives_away_no_solution_and_no_hidden_test(chapter):
 
 
 def test_each_mutant_loses_exactly_its_declared_cells(chapter):
-    problems = mutation.pack_problems(chapter.mutant_packs, chapter.source, chapter.out)
+    problems = mutation.pack_problems(chapter.mutant_packs, chapter.source, chapter.out, "mutant")
     assert not problems, f"{chapter.assignment}:\n" + "\n".join(problems)
 
 
@@ -164,7 +167,7 @@ def test_every_test_cell_is_failed_by_its_stub_and_two_mutants(chapter):
 
 
 def test_every_alternative_correct_solution_gets_full_marks(chapter):
-    problems = mutation.pack_problems(chapter.alternative_packs, chapter.source, chapter.out)
+    problems = mutation.pack_problems(chapter.alternative_packs, chapter.source, chapter.out, "alternative")
     assert not problems, f"{chapter.assignment}: a test demands more than its statement says:\n" + "\n".join(problems)
 
 
@@ -187,7 +190,8 @@ def _allowed(chapter: Chapter, exercise: str, name: str) -> set[str]:
 
 def test_every_mutant_is_diagnosed_as_itself_or_a_declared_equivalent(chapter, measured):
     found = _diagnosed(chapter)
-    members = [(pack.student, m) for pack in chapter.mutant_packs for m in pack.members if m.name != "stub"]
+    members = [(pack.student, m) for pack in chapter.mutant_packs for m in pack.members
+               if m.kind == "mutant" and m.name != "stub"]
     wrong = [f"{m.label} was diagnosed as {sorted(found[(student, m.cell)])}" for student, m in members
              if found.get((student, m.cell), set()) - _allowed(chapter, m.cell, m.name)]
     missed = [m.label for student, m in members if not found.get((student, m.cell), set()) & {m.name}]

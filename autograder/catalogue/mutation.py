@@ -14,11 +14,12 @@ and must earn full marks, so a test can demand only what the statement says, nev
 
 Grading one notebook per mutant would cost a kernel each, so they are graded in packs: pack k holds the k-th
 mutant (or alternative) of every exercise, and must lose exactly the cells its members declare. That tells the
-same as grading them one by one where exercises are independent: each stub is graded alone and must cost only its
-own exercise's points (no cell needs another exercise's reference), and a member goes alone when its source or its
-exercise's test cells name what another exercise's solution defines (a test that probes another exercise first, a
-mutant that calls it), or when it declares cells of other exercises. What a pack cannot show is a member breaking,
-by a side effect, cells that another member fails anyway.
+same as grading them one by one where exercises are independent: each stub is graded without any other mistake,
+beside a correct solution of every other exercise (the reference, or an alternative, which must then earn full
+marks), and must cost only its own exercise's points (no cell needs another exercise's solution); and a member
+goes alone when its source or its exercise's test cells name what another exercise's solution defines (a test
+that probes another exercise first, a mutant that calls it), or when it declares cells of other exercises. What a
+pack cannot show is a member breaking, by a side effect, cells that another member fails anyway.
 """
 import ast
 import copy
@@ -164,9 +165,9 @@ def _mentions_any(tree: ast.Module | None, names: set[str]) -> bool:
 
 
 def _graded_alone(source_nb):
-    """mutant -> whether `pack` grades it alone: a stub (it proves its exercise independent of the others), a
-    mutant that declares other exercises' cells, or one that, or whose exercise's test cells, name what another
-    exercise's solution defines."""
+    """mutant -> whether `pack` grades it without other mistakes: a stub (it proves its exercise independent of
+    the others), a mutant that declares other exercises' cells, or one that, or whose exercise's test cells, name
+    what another exercise's solution defines."""
     cells = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source_nb.cells
              if "grade_id" in c.metadata.get("nbgrader", {})}
     defined = {x: _defined(_tree(cells[x])) for x in solution_cells(source_nb)}
@@ -181,18 +182,37 @@ def _graded_alone(source_nb):
     return alone
 
 
-def pack(mutants: list[Mutant], source_nb) -> list[Pack]:
-    """Those `_graded_alone` says, alone (under their own student names); the others in packs, the k-th of every
-    exercise in pack k (`mutants-k`, or `alternatives-k`)."""
-    alone = _graded_alone(source_nb)
+def _kth_packs(members: list[Mutant], kind: str) -> list[Pack]:
+    """The k-th member of every exercise in pack k (`mutants-k`, or `alternatives-k`)."""
     by_cell = defaultdict(list)
-    for mutant in mutants:
-        if not alone(mutant):
-            by_cell[mutant.cell].append(mutant)
+    for member in members:
+        by_cell[member.cell].append(member)
     depth = max(map(len, by_cell.values()), default=0)
     packs = [tuple(group[k] for group in by_cell.values() if k < len(group)) for k in range(depth)]
-    return [Pack(m.student, (m,)) for m in mutants if alone(m)] + \
-        [Pack(f"{members[0].kind}s-{k}", members) for k, members in enumerate(packs, 1)]
+    return [Pack(f"{kind}s-{k}", group) for k, group in enumerate(packs, 1)]
+
+
+def pack(members: list[Mutant], source_nb) -> list[Pack]:
+    """Mutants and alternatives, into the notebooks that grade them. Those `_graded_alone` says, alone (under
+    their own student names), but a stub carries alternatives: its notebook holds, for every other exercise, one
+    of its alternatives not graded alone, in order. They must earn full marks beside the stub, so one notebook
+    shows both that the stub costs only its own exercise's points (no cell needs another exercise's solution) and
+    that the alternatives are correct. The other mutants, and the alternatives left over, in k-th packs."""
+    alone = _graded_alone(source_nb)
+    riders = defaultdict(list)
+    for member in members:
+        if member.kind == "alternative" and not alone(member):
+            riders[member.cell].append(member)
+    packs = []
+    for member in members:
+        if member.name == "stub":
+            carried = tuple(group.pop(0) for cell, group in riders.items() if cell != member.cell and group)
+            packs.append(Pack(member.student, (member, *carried)))
+        elif alone(member):
+            packs.append(Pack(member.student, (member,)))
+    left = [m for group in riders.values() for m in group]
+    return packs + _kth_packs([m for m in members if m.kind == "mutant" and not alone(m)], "mutant") + \
+        _kth_packs(left, "alternative")
 
 
 def mutant_notebook(source_nb, *mutants: Mutant):
@@ -235,9 +255,10 @@ def _charged(pack: Pack, grade_id: str, owner: dict[str, str]) -> Mutant | None:
     return next(iter(declared + owning), pack.members[0] if len(pack.members) == 1 else None)
 
 
-def pack_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
+def pack_problems(packs: list[Pack], source_nb, out_dir: Path, kind: str | None = None) -> list[str]:
     """Each pack, as graded into `out_dir`, must score 0 on the cells its members declare and full marks on the
-    rest; a wrong result is charged to the member that declares the cell or whose exercise owns it."""
+    rest; a wrong result is charged to the member that declares the cell or whose exercise owns it. With `kind`
+    ("mutant" or "alternative"), only the results charged to members of that kind (or to no one member)."""
     grades = {row["student"]: row for row in read_rows(out_dir / "grades.csv")}
     scores, messages = _lost_cells(out_dir), _messages(out_dir)
     owner = owning_exercises(source_nb)
@@ -251,6 +272,8 @@ def pack_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
         where = f" (graded as {pack.student}: {pack.labels})" if len(pack.members) > 1 else ""
         for grade_id, (score, max_score) in scores[pack.student].items():
             member = _charged(pack, grade_id, owner)
+            if kind and member and member.kind != kind:
+                continue
             who = f"{member.kind} {member.label}" if member else f"{pack.labels} together"
             if grade_id in pack.fails and score != 0:
                 problems.append(f"{who} should fail {grade_id}, but it scored {score:g} of {max_score:g}{where}")
@@ -274,7 +297,7 @@ def coverage_problems(packs: list[Pack], source_nb, out_dir: Path) -> list[str]:
                 caught_by[grade_id].append(member)
     problems = []
     for grade_id in graded_cells(source_nb):
-        files = [m.label for m in caught_by[grade_id] if m.name != "stub"]
+        files = [m.label for m in caught_by[grade_id] if m.kind == "mutant" and m.name != "stub"]
         if not any(m.name == "stub" for m in caught_by[grade_id]):
             problems.append(f"test cell {grade_id} passes on every stub: a blank exercise would earn its points")
         if len(files) < MIN_MUTANT_FILES:
