@@ -391,6 +391,14 @@ def _graded_rows(student: str, scores: dict[str, float]) -> tuple[list[str], lis
     return grades, cells
 
 
+def _write_results(folder: Path, grades: list[str], cells: list[str], messages: list[str] = ()) -> None:
+    """grades.csv, cells.csv and messages.csv in `folder`, as the grader writes them, from their rows."""
+    for name, header, rows in [("grades", "student,assignment,notebook,score,max_score,status,detail,flags", grades),
+                               ("cells", "student,assignment,notebook,grade_id,score,max_score", cells),
+                               ("messages", "student,assignment,notebook,grade_id,hidden,message", messages)]:
+        (folder / f"{name}.csv").write_text("\n".join([header, *rows]) + "\n")
+
+
 def test_mutation_check_names_the_mutant_and_the_cells_it_got_wrong(tmp_path):
     source = nbformat.read(SOURCE, as_version=4)
     mutants = mutation.load_mutants(source, nbformat.read(RELEASE, as_version=4),
@@ -418,14 +426,10 @@ def test_mutation_check_names_the_mutant_and_the_cells_it_got_wrong(tmp_path):
     # As if pack 1 had lost only the cell floor_division declares: square/cube caught nothing.
     more_grades, more_cells = _graded_rows("mutants-1", {"test_square": 1, "test_square_hidden": 2,
                                                          "test_mean_of": 1, "test_mean_of_hidden": 0})
-    (tmp_path / "grades.csv").write_text("student,assignment,notebook,score,max_score,status,detail,flags\n"
-                                         + "\n".join(grades + more_grades) + "\n")
-    (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
-                                        + "\n".join(cells + more_cells) + "\n")
     # What the grader told the lone cube about the cell it should have passed is quoted: a point lost once in a
     # while must say why in the log that shows it.
-    (tmp_path / "messages.csv").write_text("student,assignment,notebook,grade_id,hidden,message\n"
-                                           f"{cube.student},a,a,test_mean_of,no,\"AssertionError: mean_of, 4.0\"\n")
+    _write_results(tmp_path, grades + more_grades, cells + more_cells,
+                   [f"{cube.student},a,a,test_mean_of,no,\"AssertionError: mean_of, 4.0\""])
     assert mutation.pack_problems([alone, packs[2]], source, tmp_path) == [
         "mutant square/cube should fail test_square_hidden, but it scored 2 of 2",
         "mutant square/cube should pass test_mean_of, but it scored 0 of 1: AssertionError: mean_of, 4.0",
@@ -471,11 +475,7 @@ def test_alternatives_must_pass_everything_and_number_two_per_exercise(tmp_path)
     # mean_of alternative is named.
     grades, cells = _graded_rows(packs[0].student, {"test_square": 1, "test_square_hidden": 2,
                                                     "test_mean_of": 1, "test_mean_of_hidden": 0})
-    (tmp_path / "grades.csv").write_text("student,assignment,notebook,score,max_score,status,detail,flags\n"
-                                         + "\n".join(grades) + "\n")
-    (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
-                                        + "\n".join(cells) + "\n")
-    (tmp_path / "messages.csv").write_text("student,assignment,notebook,grade_id,hidden,message\n")
+    _write_results(tmp_path, grades, cells)
     assert mutation.pack_problems(packs[:1], source, tmp_path) == [
         "alternative mean_of/loop should pass test_mean_of_hidden, but it scored 0 of 2 "
         "(graded as alternatives-1: mean_of/loop, square/builtin_pow)"]
@@ -499,11 +499,7 @@ def test_a_stub_is_graded_beside_alternatives_of_the_other_exercises(tmp_path):
     # alternative (the mutation check leaves it to the alternatives' check), and never counts as a mutant file.
     grades, cells = _graded_rows(packs[0].student, {"test_square": 0, "test_square_hidden": 0,
                                                     "test_mean_of": 0, "test_mean_of_hidden": 2})
-    (tmp_path / "grades.csv").write_text("student,assignment,notebook,score,max_score,status,detail,flags\n"
-                                         + "\n".join(grades) + "\n")
-    (tmp_path / "cells.csv").write_text("student,assignment,notebook,grade_id,score,max_score\n"
-                                        + "\n".join(cells) + "\n")
-    (tmp_path / "messages.csv").write_text("student,assignment,notebook,grade_id,hidden,message\n")
+    _write_results(tmp_path, grades, cells)
     assert mutation.pack_problems(packs[:1], source, tmp_path, "mutant") == []
     assert mutation.pack_problems(packs[:1], source, tmp_path, "alternative") == [
         "alternative mean_of/loop should pass test_mean_of, but it scored 0 of 1 "
