@@ -199,20 +199,20 @@ def pack(members: list[Mutant], source_nb) -> list[Pack]:
     shows both that the stub costs only its own exercise's points (no cell needs another exercise's solution) and
     that the alternatives are correct. The other mutants, and the alternatives left over, in k-th packs."""
     alone = _graded_alone(source_nb)
-    riders = defaultdict(list)
+    by_itself, mutants, riders = [], [], defaultdict(list)
     for member in members:
-        if member.kind == "alternative" and not alone(member):
+        if alone(member):
+            by_itself.append(member)
+        elif member.kind == "alternative":
             riders[member.cell].append(member)
+        else:
+            mutants.append(member)
     packs = []
-    for member in members:
-        if member.name == "stub":
-            carried = tuple(group.pop(0) for cell, group in riders.items() if cell != member.cell and group)
-            packs.append(Pack(member.student, (member, *carried)))
-        elif alone(member):
-            packs.append(Pack(member.student, (member,)))
-    left = [m for group in riders.values() for m in group]
-    return packs + _kth_packs([m for m in members if m.kind == "mutant" and not alone(m)], "mutant") + \
-        _kth_packs(left, "alternative")
+    for member in by_itself:
+        carried = tuple(group.pop(0) for cell, group in riders.items() if cell != member.cell and group) \
+            if member.name == "stub" else ()
+        packs.append(Pack(member.student, (member, *carried)))
+    return packs + _kth_packs(mutants, "mutant") + _kth_packs([m for g in riders.values() for m in g], "alternative")
 
 
 def mutant_notebook(source_nb, *mutants: Mutant):

@@ -35,8 +35,10 @@ from ..invocation import option
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 CONTROLLERS = ("memory", "pids")
-# Graders in other containers on this kernel share the cgroup folders: batch groups carry the namespace of their pid.
+# Graders in other containers on this kernel share the cgroup folders: batch groups carry the namespace of their pid,
+# and a grader judges by pid only the groups of its own namespace (a pid of another means nothing here).
 PID_NAMESPACE = os.stat("/proc/self/ns/pid").st_ino
+BATCH_PREFIX = f"autograder-{PID_NAMESPACE}-"
 NOBODY = "65534"
 GRADER_DIR = "/grader"  # in the jail: the runner's files, the data files, the $HOME seed
 ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "nsswitch.conf", "passwd", "group", "localtime")
@@ -103,14 +105,6 @@ def _group_pids(folder: Path) -> list[int]:
         except OSError:  # removed meanwhile: gone (ENOENT), or a dead group on its way out (ENODEV)
             pass
     return pids
-
-
-def _dead_graders_batch(name: str) -> bool:
-    """Whether a batch group (autograder-NAMESPACE-PID) was left by a grader that died. Only a grader of this pid
-    namespace can be judged by its pid: one in another container on this kernel may be alive whatever that pid
-    means here, so its groups are left alone."""
-    _, namespace, pid = (name.split("-") + ["", ""])[:3]
-    return namespace == str(PID_NAMESPACE) and pid.isdigit() and not _alive(int(pid))
 
 
 def _kill_group(folder: Path) -> None:
@@ -263,7 +257,7 @@ class Sandbox:
         self.cgroups = _cgroups_problem() is None
         self.home_seed = temp / "home-seed"
         self.home_seed.mkdir(exist_ok=True)
-        self._batch = f"autograder-{PID_NAMESPACE}-{os.getpid()}"
+        self._batch = f"{BATCH_PREFIX}{os.getpid()}"
         self._numbers = itertools.count()  # next() on it is atomic: jobs run in threads
 
     def batch_group(self, controller: str) -> Path:
@@ -283,8 +277,9 @@ class Sandbox:
         if not self.cgroups:
             return
         for controller in CONTROLLERS:
-            for stale in (CGROUP_ROOT / controller).glob("autograder-*"):
-                if _dead_graders_batch(stale.name):
+            for stale in (CGROUP_ROOT / controller).glob(f"{BATCH_PREFIX}*"):
+                pid = stale.name.removeprefix(BATCH_PREFIX)
+                if pid.isdigit() and not _alive(int(pid)):
                     _kill_group(stale)
             self.batch_group(controller).mkdir(exist_ok=True)
         if self.isolate:
