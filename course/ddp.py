@@ -238,8 +238,9 @@ def shard_rows(n_rows, rank, world_size):
 
 
 def flat_grads(model):
-    """All parameter gradients of `model` as one detached 1-D tensor (zeros where .grad is None)."""
-    return torch.cat([(p.grad if p.grad is not None else torch.zeros_like(p)).detach().flatten()
+    """All parameter gradients of `model` as one detached 1-D tensor (zeros where .grad is None; a sparse gradient,
+    as `nn.Embedding(sparse=True)` gives, in its dense form)."""
+    return torch.cat([(p.grad.to_dense() if p.grad is not None else torch.zeros_like(p)).detach().flatten()
                       for p in model.parameters()])
 
 

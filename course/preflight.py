@@ -6,7 +6,9 @@
 
 A check never changes `flight.model`: it works on a copy, in training mode, as a run would. `make_batch(batch_size)`
 returns a batch (a tensor or a tuple of tensors whose first dimension is the batch), `loss_fn(model, batch)` a 0-dim
-loss tensor, and `make_optimizer(params)` a `torch.optim` optimizer over `params`. `without_dropout()` switches
+loss tensor (chapter 6's DDP check hands it the DDP wrapper: a loss that reads the model's attributes reaches them
+through `getattr(model, "module", model)`, as DDP scripts do), and `make_optimizer(params)` a `torch.optim` optimizer
+over `params`. `without_dropout()` switches
 dropout off in training mode, for a check that compares two forward passes (chapter 6's DDP check).
 
 The healthy flights at the bottom (an MLP, the tiny LLaMA-style decoder of chapters 4 and 5, a small conv net)

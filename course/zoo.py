@@ -375,6 +375,37 @@ def packed_sequence_loss(model, batch):
     return F.cross_entropy(model(x, lengths), y)
 
 
+class Recommender(nn.Module):
+    """User and item embeddings with sparse gradients (`nn.Embedding(sparse=True)`: only the rows a batch looks up
+    get a gradient, as in large recommenders), then an MLP scoring the pair."""
+
+    def __init__(self, users=100, items=200, dim=16):
+        super().__init__()
+        self.user = nn.Embedding(users, dim, sparse=True)
+        self.item = nn.Embedding(items, dim, sparse=True)
+        self.score = nn.Sequential(nn.Linear(2 * dim, 32), nn.ReLU(), nn.Linear(32, 1))
+
+    def forward(self, users, items):
+        return self.score(torch.cat([self.user(users), self.item(items)], -1)).squeeze(-1)
+
+
+def clicks(n):
+    """n (user, item, clicked) triples: random ids and random 0/1 targets."""
+    return torch.randint(0, 100, (n,)), torch.randint(0, 200, (n,)), torch.randint(0, 2, (n,)).float()
+
+
+def click_loss(model, batch):
+    users, items, clicked = batch
+    return F.binary_cross_entropy_with_logits(model(users, items), clicked)
+
+
+def sgd(lr):
+    """make_optimizer for plain SGD, which takes sparse gradients as they come."""
+    def make_optimizer(params):
+        return torch.optim.SGD(params, lr=lr)
+    return make_optimizer
+
+
 def label_smoothed_loss(model, batch):
     x, y = batch
     return F.cross_entropy(model(x), y, label_smoothing=0.1)
@@ -500,6 +531,9 @@ HEALTHY = [
     Case("global-row-mean", "healthy", None, "padded rows left out of a mean over the real rows of the whole batch, "
          "their count all-reduced under DDP; a batch of 7 that two processes split into 4 and 3 rows",
          lambda: fly(two_path(seed=64), make_batch=padded_points, loss_fn=global_masked_mean, batch_size=7)),
+    Case("sparse-embeddings", "healthy", None, "a recommender whose embeddings have sparse gradients "
+         "(nn.Embedding(sparse=True)), trained by plain SGD", lambda: fly(seeded(Recommender, 71), make_batch=clicks,
+                                                                    loss_fn=click_loss, make_optimizer=sgd(0.5))),
     Case("dynamic-padding", "healthy", None, "a GRU over packed sequences of random lengths, padded to the longest "
          "in their batch: a batch's shape varies from draw to draw",
          lambda: fly(seeded(PackedGRUClassifier, 60), make_batch=padded_sequences, loss_fn=packed_sequence_loss)),
@@ -982,6 +1016,20 @@ class LeakyClamp(torch.autograd.Function):
         return grad * (x < 1)
 
 
+class TransposedWeightLinear(torch.autograd.Function):
+    """x @ w.T whose backward returns the weight's gradient transposed (x.T @ grad instead of grad.T @ x)."""
+
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        return x @ w.T
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, w = ctx.saved_tensors
+        return grad @ w, x.T @ grad
+
+
 class FunctionNet(nn.Module):
     """fc1, then a custom autograd Function, then fc2."""
 
@@ -1000,6 +1048,13 @@ def _function_case(fn, inputs, used=True):
     """A flight whose functions list `fn`; its model applies fn between two layers if `used`."""
     model = (lambda: FunctionNet(fn)) if used else TwoPath
     return lambda: fly(seeded(model, 23), functions=((fn, inputs()),))
+
+
+def _seed_zero_square_inputs():
+    """A square input and weight drawn the way examples usually are, from seed 0: the input is then the very draw
+    that random weights v drawn from seed 0 would be."""
+    torch.manual_seed(0)
+    return torch.randn(4, 4), torch.randn(4, 4)
 
 
 def _wide_inputs():
@@ -1102,6 +1157,9 @@ BUGS = [
          "check before the model uses it", _function_case(LocalSiLU, _wide_inputs, used=False)),
     Case("second-input-gradient", "bug", "functions", "a·b·scale whose gradient for b forgets the scale",
          _function_case(ScaledProduct, _pair_inputs)),
+    Case("transposed-weight-gradient", "bug", "functions", "a custom linear layer whose backward transposes the "
+         "weight's gradient, listed with square example inputs drawn from seed 0",
+         _function_case(TransposedWeightLinear, _seed_zero_square_inputs, used=False)),
     Case("clamp-tail", "bug", "functions", "a clamp whose backward is wrong below -1 only",
          _function_case(LeakyClamp, _wide_inputs)),
     # determinism
@@ -1211,6 +1269,18 @@ def _shared_frozen_layer():
     return fly(model, make_optimizer=trainable_adamw(1e-2), frozen=frozen_names(model))
 
 
+def jittered_points():
+    """make_batch whose jitter comes from its own random.Random(), made and seeded by the OS once, when the flight
+    is built: the flight carries the generator's state, so two runs of one flight start from the same state, and
+    the next launch from another."""
+    jitter = random.Random()
+
+    def make_batch(n):
+        x, y = points(n)
+        return x + 0.1 * torch.tensor([[jitter.gauss(0, 1) for _ in range(x.shape[1])] for _ in range(n)]), y
+    return make_batch
+
+
 BLIND_SPOTS = [
     Case("mismatched-labels", "blind spot", None, "labels drawn for other examples: one batch is memorised all "
          "the same", lambda: fly(two_path(), make_batch=lambda n: teacher_points(n, mismatched=True))),
@@ -1220,6 +1290,9 @@ BLIND_SPOTS = [
     Case("undetached-feature-bank", "blind spot", None, "features pushed onto a bank that the loss never reads, "
          "without .detach(): their graphs live on, outside the loss's graph, where check 3 puts its markers",
          lambda: fly(two_path(UndetachedFeatureBank, 64))),
+    Case("flight-owned-generator", "blind spot", None, "jitter from a random.Random() that make_batch made when the "
+         "flight was built: both runs of check 6 start from the state the flight carries",
+         lambda: fly(two_path(seed=72), make_batch=jittered_points())),
     Case("shared-frozen-layer", "blind spot", None, "a student sharing its frozen teacher's first layer: frozen too, "
          "under the teacher's name, which is in frozen", _shared_frozen_layer),
 ]

@@ -13,6 +13,7 @@ def check_gradients(flight):
         g = grads.get(id(p))
         if g is None:
             continue
+        g = g.to_dense()   # a sparse gradient (Embedding(sparse=True)) as the statement says
         if not torch.isfinite(g).all():
             problems[name] = "non-finite gradient"
         elif (g == 0).all():
@@ -30,7 +31,7 @@ def check_gradients(flight):
             optimizer.step()
             optimizer.zero_grad()
             flight.loss_fn(model, batch).backward()
-            still &= {n for n in still if by_name[n].grad is None or not by_name[n].grad.any()}
+            still &= {n for n in still if by_name[n].grad is None or not by_name[n].grad.to_dense().any()}
         problems.update({n: "zero gradient" for n in still})
     first = next((n for n in names if n in problems), None)
     if first is None:

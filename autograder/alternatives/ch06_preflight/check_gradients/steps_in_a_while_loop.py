@@ -12,7 +12,7 @@ def check_gradients(flight):
     for name, p in model.named_parameters():
         if p.grad is None:
             continue
-        g = p.grad
+        g = p.grad.to_dense()
         if torch.isnan(g).any() or torch.isinf(g).any():
             kind[name] = "non-finite"
         elif torch.count_nonzero(g) == 0:
@@ -27,7 +27,7 @@ def check_gradients(flight):
             opt.step()
             opt.zero_grad()
             flight.loss_fn(model, batch).backward()
-            silent = {n for n in silent if lookup[n].grad is None or torch.count_nonzero(lookup[n].grad) == 0}
+            silent = {n for n in silent if lookup[n].grad is None or torch.count_nonzero(lookup[n].grad.to_dense()) == 0}
             step += 1
         for n in silent:
             kind[n] = "zero"

@@ -37,7 +37,8 @@ def check_ddp(flight):
     low_precision = bool(saved_dtypes & {torch.float16, torch.bfloat16})
     tolerance = (2 ** -5 if low_precision else 1e-4) * want.abs().max().item()
     gap = torch.stack([(g - want).abs().max() for g in got]).max().item()   # a NaN on either rank stays NaN
-    mode = "training mode" if train else "eval mode (training mode draws random numbers beyond dropout)"
+    mode = ("training mode" if train else
+            "eval mode (training mode does not repeat: random draws beyond dropout, or state changed in forward)")
     if not gap <= tolerance:                      # a NaN gap fails too
         return CheckResult("ddp", False, f"2-process DDP gradients differ from one process's by up to {gap:.1e} "
                            f"(tolerance {tolerance:.1e}, {mode})")

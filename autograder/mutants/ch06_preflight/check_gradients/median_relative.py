@@ -11,14 +11,15 @@ def check_gradients(flight):
     for name, p in params.items():
         if p.grad is None:
             continue
-        g, w = p.grad.detach(), p.detach()
+        g, w = p.grad.detach().to_dense(), p.detach()   # a sparse gradient (Embedding(sparse=True)) made dense
         if not torch.isfinite(g).all():
             verdicts[name] = "non-finite gradient"
         elif not g.any():
             candidates.append(name)
         elif w.any() and (g.norm() / w.norm()).item() > flight.max_ratio * statistics.median(
                 (q.grad.norm() / q.detach().norm()).item() for q in params.values()
-                if q.grad is not None and q.detach().any() and torch.isfinite(q.grad).all() and q.grad.any()):
+                if q.grad is not None and q.detach().any() and torch.isfinite(q.grad.to_dense()).all()
+                and q.grad.to_dense().any()):
             verdicts[name] = (f"exploding: ‖g‖·‖w‖ = {(g.norm() * w.norm()).item():.1e} is more than max_ratio × |L| "
                               f"= {flight.max_ratio * scale:.1e}")
     if candidates:                                # zero by design (a LoRA A, a gated branch) moves within a step
@@ -27,7 +28,7 @@ def check_gradients(flight):
             optimizer.step()
             optimizer.zero_grad()
             flight.loss_fn(model, batch).backward()
-            candidates = [n for n in candidates if params[n].grad is None or not params[n].grad.any()]
+            candidates = [n for n in candidates if params[n].grad is None or not params[n].grad.to_dense().any()]
         verdicts.update({n: "zero gradient, still after 3 optimizer steps" for n in candidates})
     failing = [n for n in params if n in verdicts]
     if failing:

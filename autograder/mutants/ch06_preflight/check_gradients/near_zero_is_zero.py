@@ -17,7 +17,7 @@ def check_gradients(flight):
     for name, p in model.named_parameters():
         if p.grad is None:
             continue
-        g = p.grad
+        g = p.grad.to_dense()   # a sparse gradient (Embedding(sparse=True)) made dense
         if not torch.isfinite(g).all():
             verdicts[name] = "non-finite"
         elif (g.norm() * p.detach().norm()).item() > flight.max_ratio * abs(L):
@@ -35,7 +35,7 @@ def check_gradients(flight):
             flight.loss_fn(model, batch).backward()
             for n in list(still_zero):
                 g = params[n].grad
-                if g is not None and not torch.allclose(g, torch.zeros_like(g)):
+                if g is not None and not torch.allclose(g.to_dense(), torch.zeros_like(g)):
                     still_zero.discard(n)
         for n in candidates:
             if n in still_zero:

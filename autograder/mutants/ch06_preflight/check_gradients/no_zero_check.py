@@ -11,7 +11,7 @@ def check_gradients(flight):
     for name, p in params.items():
         if p.grad is None:
             continue
-        g, w = p.grad.detach(), p.detach()
+        g, w = p.grad.detach().to_dense(), p.detach()   # a sparse gradient (Embedding(sparse=True)) made dense
         if not torch.isfinite(g).all():
             verdicts[name] = "non-finite gradient"
         elif not g.any():
@@ -25,7 +25,7 @@ def check_gradients(flight):
             optimizer.step()
             optimizer.zero_grad()
             flight.loss_fn(model, batch).backward()
-            candidates = [n for n in candidates if params[n].grad is None or not params[n].grad.any()]
+            candidates = [n for n in candidates if params[n].grad is None or not params[n].grad.to_dense().any()]
         candidates = []
     failing = [n for n in params if n in verdicts]
     if failing:

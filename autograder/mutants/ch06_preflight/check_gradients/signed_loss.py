@@ -17,7 +17,7 @@ def check_gradients(flight):
     for name, p in model.named_parameters():
         if p.grad is None:
             continue
-        g = p.grad
+        g = p.grad.to_dense()   # a sparse gradient (Embedding(sparse=True)) made dense
         if not torch.isfinite(g).all():
             verdicts[name] = "non-finite"
         elif (g.norm() * p.detach().norm()).item() > flight.max_ratio * L:

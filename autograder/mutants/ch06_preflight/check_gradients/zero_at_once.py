@@ -11,7 +11,7 @@ def check_gradients(flight):
     for name, p in params.items():
         if p.grad is None:
             continue
-        g, w = p.grad.detach(), p.detach()
+        g, w = p.grad.detach().to_dense(), p.detach()   # a sparse gradient (Embedding(sparse=True)) made dense
         if not torch.isfinite(g).all():
             verdicts[name] = "non-finite gradient"
         elif not g.any():
