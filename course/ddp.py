@@ -21,8 +21,10 @@ Nothing is left behind: when a worker raises, exits or hangs past `timeout`, eve
 `WorkerError` with the failing rank's traceback. A worker's own stdout and stderr — its prints, and gloo's C++
 log lines — are captured to a file; `launch` prints the stdout part, prefixed with the rank, only if `echo`.
 
-The measurements the chapter shows (DDP vs one process, `no_sync` accumulation, the communication share) use the
-helpers at the bottom.
+`DistributedDataParallel` here is torch's, except that on the CPU it first turns each `nn.SyncBatchNorm` (which
+torch's accepts only on GPUs) into a `SharedBatchNorm` that shares the batch statistics over the process group the
+same way. The measurements the chapter shows (DDP vs one process, `no_sync` accumulation, the communication share)
+use the helpers at the bottom.
 """
 import importlib
 import multiprocessing
@@ -242,6 +244,66 @@ def flat_grads(model):
     as `nn.Embedding(sparse=True)` gives, in its dense form)."""
     return torch.cat([(p.grad.to_dense() if p.grad is not None else torch.zeros_like(p)).detach().flatten()
                       for p in model.parameters()])
+
+
+class _SummedOverProcesses(torch.autograd.Function):
+    """The sum of a tensor over the process group; its gradient is the sum of the processes' gradients, since each
+    process's input reaches every process's output (torch.distributed.nn.functional.all_reduce, now deprecated)."""
+
+    @staticmethod
+    def forward(ctx, tensor):
+        total = tensor.clone()
+        dist.all_reduce(total)
+        return total
+
+    @staticmethod
+    def backward(ctx, grad):
+        total = grad.clone()
+        dist.all_reduce(total)
+        return total
+
+class SharedBatchNorm(torch.nn.modules.batchnorm._BatchNorm):
+    """What `nn.SyncBatchNorm` computes, on any device: in training mode inside a process group of several
+    processes, the batch statistics of every process's rows together (sums all-reduced by `_SummedOverProcesses`,
+    which carries the gradient back to each process); otherwise plain batch normalisation. PyTorch's SyncBatchNorm
+    runs only on GPUs."""
+
+    def _check_input_dim(self, x):
+        if x.dim() < 2:
+            raise ValueError(f"expected an input of at least 2 dimensions, got {x.dim()}")
+
+    def forward(self, x):
+        if not (self.training and dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1):
+            return super().forward(x)
+        self._check_input_dim(x)
+        channels, dims = x.shape[1], [0, *range(2, x.dim())]
+        local = torch.cat([x.sum(dims), (x * x).sum(dims), x.new_tensor([x.numel() / channels])])
+        total = _SummedOverProcesses.apply(local)
+        count = total[-1]
+        mean = total[:channels] / count
+        var = total[channels:2 * channels] / count - mean * mean
+        if self.track_running_stats:
+            with torch.no_grad():
+                self.num_batches_tracked += 1
+                momentum = (1 / self.num_batches_tracked.item() if self.momentum is None else self.momentum)
+                self.running_mean.lerp_(mean.detach(), momentum)
+                self.running_var.lerp_(var.detach() * count / (count - 1), momentum)
+        shape = (1, channels) + (1,) * (x.dim() - 2)
+        y = (x - mean.view(shape)) * torch.rsqrt(var.view(shape) + self.eps)
+        return y * self.weight.view(shape) + self.bias.view(shape) if self.affine else y
+
+
+class DistributedDataParallel(torch.nn.parallel.DistributedDataParallel):
+    """torch's DistributedDataParallel, which accepts `nn.SyncBatchNorm` only on GPUs: a model on the CPU first has
+    each SyncBatchNorm turned into a `SharedBatchNorm` (the same parameters, buffers and statistics over the
+    process group), so a model made for DDP with `nn.SyncBatchNorm.convert_sync_batchnorm` runs here too."""
+
+    def __init__(self, module, *args, **kwargs):
+        if not any(t.is_cuda for t in module.parameters()):
+            for layer in module.modules():
+                if isinstance(layer, torch.nn.SyncBatchNorm):
+                    layer.__class__ = SharedBatchNorm
+        super().__init__(module, *args, **kwargs)
 
 
 class CommCounter:

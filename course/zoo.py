@@ -531,6 +531,8 @@ HEALTHY = [
     Case("global-row-mean", "healthy", None, "padded rows left out of a mean over the real rows of the whole batch, "
          "their count all-reduced under DDP; a batch of 7 that two processes split into 4 and 3 rows",
          lambda: fly(two_path(seed=64), make_batch=padded_points, loss_fn=global_masked_mean, batch_size=7)),
+    Case("sync-batchnorm", "healthy", None, "the BatchNorm MLP with nn.SyncBatchNorm, which shares the batch "
+         "statistics over the processes", lambda: fly(sync_batchnorm_mlp())),
     Case("sparse-embeddings", "healthy", None, "a recommender whose embeddings have sparse gradients "
          "(nn.Embedding(sparse=True)), trained by plain SGD", lambda: fly(seeded(Recommender, 71), make_batch=clicks,
                                                                     loss_fn=click_loss, make_optimizer=sgd(0.5))),
@@ -829,6 +831,16 @@ def numpy_noise_loss(model, batch):
     return classification_loss(model, batch) + float(np.random.default_rng().normal()) * 1e-3
 
 
+def saliency_penalised_loss(model, batch):
+    """Cross-entropy plus a penalty on the input gradient of the true class's logit, taken with
+    torch.autograd.grad(create_graph=True) inside the step: DDP's gradients come out wrong (pytorch/pytorch#47562)."""
+    x, y = batch
+    x.requires_grad_()
+    logits = model(x)
+    (saliency,) = torch.autograd.grad(logits.gather(1, y[:, None]).sum(), x, create_graph=True)
+    return F.cross_entropy(logits, y) + 0.01 * saliency.abs().sum(-1).mean()
+
+
 def sum_loss(model, batch):
     x, y = batch
     return F.cross_entropy(model(x), y, reduction="sum")
@@ -868,6 +880,12 @@ def local_masked_mean(model, batch):
 
 def batchnorm_mlp():
     return seeded(lambda: nn.Sequential(nn.Linear(10, 32), nn.BatchNorm1d(32), nn.ReLU(), nn.Linear(32, 4)), 21)
+
+
+def sync_batchnorm_mlp():
+    """The BatchNorm MLP, made for DDP as PyTorch recommends: nn.SyncBatchNorm.convert_sync_batchnorm, so that the
+    processes normalise by the statistics of the whole batch."""
+    return nn.SyncBatchNorm.convert_sync_batchnorm(batchnorm_mlp())
 
 
 class BatchNormStemTransformer(nn.Module):
@@ -1192,6 +1210,9 @@ BUGS = [
          lambda: fly(two_path(), loss_fn=bf16_sum_loss)),
     Case("constant-batch-divisor", "bug", "ddp", "a summed loss divided by the configured batch size, 8",
          lambda: fly(two_path(), loss_fn=over_constant_batch)),
+    Case("input-gradient-penalty", "bug", "ddp", "a penalty on the input gradient, taken by torch.autograd.grad "
+         "through the model inside the step: DDP does not reduce such a step's gradients as one process computes them",
+         lambda: fly(two_path(seed=73), loss_fn=saliency_penalised_loss)),
     Case("weights-broadcast", "bug", "ddp", "per-example losses [B] times weights [B, 1]: a [B, B] broadcast that "
          "nothing saves (memory cannot see it), averaged over each shard's own pairs",
          lambda: fly(two_path(), make_batch=weighted_points, loss_fn=weighted_loss)),

@@ -257,6 +257,28 @@ def test_ddp_gradients_equal_one_process_and_no_sync_communicates_once():
         assert calls == 1, "no_sync() on all but the last micro-batch: one all-reduce per bucket"
 
 
+
+def _sync_batchnorm_step(rank, world_size, model, x):
+    model = ddp.DistributedDataParallel(model.train(), static_graph=True)
+    rows = ddp.shard_rows(len(x), rank, world_size)
+    model(x[rows]).pow(2).mean().backward()
+    norm = model.module[1]
+    return ddp.flat_grads(model.module), norm.running_mean, norm.running_var, type(norm).__name__
+
+
+@pytest.mark.parametrize("norm, shared", [(nn.SyncBatchNorm, True), (nn.BatchNorm1d, False)])
+def test_course_ddp_runs_sync_batchnorm_on_the_cpu_with_the_whole_batchs_statistics(norm, shared):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(5, 6), norm(6), nn.Tanh(), nn.Linear(6, 3)).double()
+    x = torch.randn(8, 5, dtype=torch.float64) * 3 + 1
+    results = ddp.launch(_sync_batchnorm_step, model, x, world_size=2, echo=False)
+    model.train()(x).pow(2).mean().backward()
+    for grads, mean, var, kind in results:
+        assert kind == ("SharedBatchNorm" if shared else "BatchNorm1d")
+        same = torch.allclose(grads, ddp.flat_grads(model), rtol=1e-9, atol=1e-12) and torch.allclose(
+            mean, model[1].running_mean, rtol=1e-9, atol=1e-12) and torch.allclose(var, model[1].running_var)
+        assert same is shared, f"{norm.__name__}: two processes agree with one: {same}"
+
 def test_shard_rows_cover_every_row_once():
     for n in (7, 8, 9, 1):
         rows = [r for rank in range(3) for r in range(n)[ddp.shard_rows(n, rank, 3)]]
