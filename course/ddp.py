@@ -247,20 +247,23 @@ def flat_grads(model):
 
 
 class _SummedOverProcesses(torch.autograd.Function):
-    """The sum of a tensor over the process group; its gradient is the sum of the processes' gradients, since each
-    process's input reaches every process's output (torch.distributed.nn.functional.all_reduce, now deprecated)."""
+    """The sum of a tensor over a process group (None: every process). Its gradient is the sum of the processes'
+    gradients, since each process's input reaches every process's output (what the now deprecated
+    torch.distributed.nn.functional.all_reduce did)."""
 
     @staticmethod
-    def forward(ctx, tensor):
+    def forward(ctx, tensor, group):
+        ctx.group = group
         total = tensor.clone()
-        dist.all_reduce(total)
+        dist.all_reduce(total, group=group)
         return total
 
     @staticmethod
     def backward(ctx, grad):
         total = grad.clone()
-        dist.all_reduce(total)
-        return total
+        dist.all_reduce(total, group=ctx.group)
+        return total, None
+
 
 class SharedBatchNorm(torch.nn.modules.batchnorm._BatchNorm):
     """What `nn.SyncBatchNorm` computes, on any device: in training mode inside a process group of several
@@ -278,14 +281,14 @@ class SharedBatchNorm(torch.nn.modules.batchnorm._BatchNorm):
         self._check_input_dim(x)
         channels, dims = x.shape[1], [0, *range(2, x.dim())]
         local = torch.cat([x.sum(dims), (x * x).sum(dims), x.new_tensor([x.numel() / channels])])
-        total = _SummedOverProcesses.apply(local)
+        total = _SummedOverProcesses.apply(local, getattr(self, "process_group", None))   # SyncBatchNorm's group
         count = total[-1]
         mean = total[:channels] / count
         var = total[channels:2 * channels] / count - mean * mean
         if self.track_running_stats:
             with torch.no_grad():
                 self.num_batches_tracked += 1
-                momentum = (1 / self.num_batches_tracked.item() if self.momentum is None else self.momentum)
+                momentum = 1 / self.num_batches_tracked.item() if self.momentum is None else self.momentum
                 self.running_mean.lerp_(mean.detach(), momentum)
                 self.running_var.lerp_(var.detach() * count / (count - 1), momentum)
         shape = (1, channels) + (1,) * (x.dim() - 2)

@@ -262,6 +262,17 @@ def test_fresh_process_started_again_when_something_ended_it():
     assert fresh_process.run_in_fresh_process(_hash_of, 8) == 8
 
 
+
+def test_fresh_process_starts_early_except_where_a_grader_would_end_it_half_started(monkeypatch):
+    fresh_process._discard(fresh_process.start())
+    monkeypatch.setenv("COURSE_ENDS_CELL_PROCESSES", "1")
+    fresh_process.start_early()
+    assert fresh_process._CHILD is None, "the grader's runner would end it when the cell ends"
+    monkeypatch.delenv("COURSE_ENDS_CELL_PROCESSES")
+    fresh_process.start_early()
+    assert fresh_process._CHILD is not None and fresh_process._CHILD.alive()
+    assert fresh_process.run_in_fresh_process(_hash_of, 9) == 9
+
 def test_fresh_process_times_out_and_starts_over():
     with pytest.raises(TimeoutError):
         fresh_process.run_in_fresh_process(time.sleep, 30, timeout=0.5)

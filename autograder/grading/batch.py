@@ -36,7 +36,9 @@ from .scoring import CellScore
 # deterministic algorithms.
 GRADING_ENV = {"COURSE_PROFILE": "grade", "CUDA_VISIBLE_DEVICES": "", "OMP_NUM_THREADS": "1",
                "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg",
-               "PYTHONDONTWRITEBYTECODE": "1"}
+               "PYTHONDONTWRITEBYTECODE": "1",
+               # the runner ends every process a cell leaves running: course.fresh_process.start_early then waits
+               "COURSE_ENDS_CELL_PROCESSES": "1"}
 SEED = 0
 STREAM_LIMIT = 100_000  # characters of stdout, and of stderr, kept per cell
 MAX_EXTRA_BYTES = 50 * 2**20  # files a student put beside the notebook, in all
