@@ -1290,6 +1290,26 @@ def _shared_frozen_layer():
     return fly(model, make_optimizer=trainable_adamw(1e-2), frozen=frozen_names(model))
 
 
+class UndividedAveragePool(torch.autograd.Function):
+    """Global average pooling over H x W whose backward forgets to divide by H·W: every gradient below it is H·W
+    times too large."""
+
+    @staticmethod
+    def forward(ctx, h):
+        ctx.shape = h.shape
+        return h.mean(dim=(2, 3))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad[:, :, None, None].expand(ctx.shape)
+
+
+class UndividedPoolConvNet(SmallConvNet):
+    def forward(self, x):
+        h = F.relu(self.conv2(F.relu(self.conv1(x))))
+        return self.head(UndividedAveragePool.apply(h))
+
+
 def jittered_points():
     """make_batch whose jitter comes from its own random.Random(), made and seeded by the OS once, when the flight
     is built: the flight carries the generator's state, so two runs of one flight start from the same state, and
@@ -1311,6 +1331,9 @@ BLIND_SPOTS = [
     Case("undetached-feature-bank", "blind spot", None, "features pushed onto a bank that the loss never reads, "
          "without .detach(): their graphs live on, outside the loss's graph, where check 3 puts its markers",
          lambda: fly(two_path(UndetachedFeatureBank, 64))),
+    Case("undivided-pool-backward", "blind spot", None, "a pooling backward that forgets to divide by H·W on 32x32 "
+         "images: gradients 1024 times too large, and still a sensitivity under max_ratio, since the conv layers' "
+         "own is far below 1", lambda: fly(seeded(UndividedPoolConvNet, 74), make_batch=lambda n: images(n, 32))),
     Case("flight-owned-generator", "blind spot", None, "jitter from a random.Random() that make_batch made when the "
          "flight was built: both runs of check 6 start from the state the flight carries",
          lambda: fly(two_path(seed=72), make_batch=jittered_points())),
