@@ -1068,11 +1068,12 @@ def _function_case(fn, inputs, used=True):
     return lambda: fly(seeded(model, 23), functions=((fn, inputs()),))
 
 
-def _seed_zero_square_inputs():
-    """A square input and weight drawn the way examples usually are, from seed 0: the input is then the very draw
-    that random weights v drawn from seed 0 would be."""
+def _seed_zero_inputs():
+    """An input [3, 5] and a square weight [5, 5] drawn the way examples usually are, from seed 0: the input is then
+    the very draw that weights v of the output's shape, [3, 5], drawn from seed 0 would be (in float64 too, at this
+    size)."""
     torch.manual_seed(0)
-    return torch.randn(4, 4), torch.randn(4, 4)
+    return torch.randn(3, 5), torch.randn(5, 5)
 
 
 def _wide_inputs():
@@ -1176,8 +1177,8 @@ BUGS = [
     Case("second-input-gradient", "bug", "functions", "a·b·scale whose gradient for b forgets the scale",
          _function_case(ScaledProduct, _pair_inputs)),
     Case("transposed-weight-gradient", "bug", "functions", "a custom linear layer whose backward transposes the "
-         "weight's gradient, listed with square example inputs drawn from seed 0",
-         _function_case(TransposedWeightLinear, _seed_zero_square_inputs, used=False)),
+         "weight's gradient, listed with example inputs drawn from seed 0 (a square weight)",
+         _function_case(TransposedWeightLinear, _seed_zero_inputs, used=False)),
     Case("clamp-tail", "bug", "functions", "a clamp whose backward is wrong below -1 only",
          _function_case(LeakyClamp, _wide_inputs)),
     # determinism
