@@ -12,8 +12,8 @@ precision), and returns what `fn` returned (by pickle).
 
 The interpreter imports torch when it starts (two or three seconds), and is then kept, stopped (SIGSTOP), for
 later calls; `start()` starts it ahead of time, in the background (`start_early()` too, except where a grader would
-end it half-started). It runs in a session of its own and, on Linux, dies with the process that started it. Its own stdout and stderr are discarded (a
-notebook shows nothing of it); an exception in `fn` comes back as `FreshProcessError` with the child's
+end it half-started). It runs in a session of its own and, on Linux, dies with the process that started it. Its own
+stdout and stderr are discarded (a notebook shows nothing of it); an exception in `fn` comes back as `FreshProcessError` with the child's
 traceback. Tensors that are part of an autograd graph cannot cross a process boundary: any that `args` holds (a
 list of losses a buggy loss function kept, say) travel detached. `dumps` is that pickling on its own (course.ddp sends its workers the same way).
 """
@@ -240,13 +240,13 @@ def start():
         return _CHILD
 
 
-
 def start_early():
     """Starts the interpreter now, in the background, so that its imports overlap what the notebook does next;
     except under a grader that ends every process a cell leaves running (`COURSE_ENDS_CELL_PROCESSES` set, as the
     autograder's sandbox sets it), which would end it half-started: there the first call starts it."""
     if not os.environ.get("COURSE_ENDS_CELL_PROCESSES"):
         start()
+
 
 def run_in_fresh_process(fn, *args, timeout=300.0):
     """fn(*args), computed in a fresh interpreter with a hash seed of its own; returns its result.

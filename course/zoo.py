@@ -399,13 +399,6 @@ def click_loss(model, batch):
     return F.binary_cross_entropy_with_logits(model(users, items), clicked)
 
 
-def sgd(lr):
-    """make_optimizer for plain SGD, which takes sparse gradients as they come."""
-    def make_optimizer(params):
-        return torch.optim.SGD(params, lr=lr)
-    return make_optimizer
-
-
 def label_smoothed_loss(model, batch):
     x, y = batch
     return F.cross_entropy(model(x), y, label_smoothing=0.1)
@@ -534,8 +527,9 @@ HEALTHY = [
     Case("sync-batchnorm", "healthy", None, "the BatchNorm MLP with nn.SyncBatchNorm, which shares the batch "
          "statistics over the processes", lambda: fly(sync_batchnorm_mlp())),
     Case("sparse-embeddings", "healthy", None, "a recommender whose embeddings have sparse gradients "
-         "(nn.Embedding(sparse=True)), trained by plain SGD", lambda: fly(seeded(Recommender, 71), make_batch=clicks,
-                                                                    loss_fn=click_loss, make_optimizer=sgd(0.5))),
+         "(nn.Embedding(sparse=True)), trained by plain SGD, which takes them as they come",
+         lambda: fly(seeded(Recommender, 71), make_batch=clicks, loss_fn=click_loss,
+                     make_optimizer=lambda p: torch.optim.SGD(p, lr=0.5))),
     Case("dynamic-padding", "healthy", None, "a GRU over packed sequences of random lengths, padded to the longest "
          "in their batch: a batch's shape varies from draw to draw",
          lambda: fly(seeded(PackedGRUClassifier, 60), make_batch=padded_sequences, loss_fn=packed_sequence_loss)),
