@@ -3,6 +3,9 @@ the fixture course's, says what the mistake is and where in the statement to loo
 behaviours the way it says (numbers within a tolerance, addresses and cell numbers ignored, the failing line
 counted). Cheap: no notebook runs here; tests/test_grading_chapters.py checks the diagnoses of every mutant."""
 
+import dataclasses
+import os
+
 import pytest
 import torch
 from conftest import FIXTURE_COURSE, REPO_ROOT
@@ -85,7 +88,7 @@ def test_a_mistake_is_named_only_when_it_reproduces_every_test_cell():
              "fails_more": ((wrong, 27), (_raised("y", cell="<course 6>"), 1)),
              "other_value": ((wrong, 6), ({"stderr": ""}, 1))}
 
-    def replay(index, definitions, carried, names, calls):
+    def replay(index, definitions, carried, names, calls, expected):
         result, value = table[definitions.get("name", "student")][index - 5]
         calls.append(behaviour.summary(value))
         return result, {}
@@ -135,3 +138,77 @@ def test_summaries_agree_on_values_within_the_tolerance():
     assert not behaviour.agree(behaviour.summary(8), behaviour.summary(8.0))  # an int is not a float
     assert behaviour.agree(behaviour.summary([float("nan")]), behaviour.summary([float("nan")]))
     assert behaviour.agree(behaviour.summary({"a": 1, "b": 2}), behaviour.summary({"b": 2, "a": 1}))
+
+
+def test_prose_a_student_wrote_is_no_behaviour_but_a_name_is():
+    """A check's reason is the student's own wording: a mistake written with other words is the same mistake. A
+    quoted name, or a string without white space, still counts."""
+    same, outcome = behaviour.same, lambda message: behaviour.outcome(_raised(message), "<course 7>")
+    verdict = "check_ddp when DDP's gradients are off: expected passed=True, got passed=False (reason: {!r})"
+    assert same(outcome(verdict.format("DDP differs by 2.1e-03 (tolerance 1.0e-04)")),
+                outcome(verdict.format("2 processes disagree with one: gap 0.0021, training mode")))
+    assert not same(outcome(verdict.format("a gap")), outcome(verdict.format("a gap").replace("True", "False")))
+    assert not same(outcome(verdict.format("one process's gap")),
+                    outcome(verdict.format("one process's gap").replace("off", "all off")))  # words outside
+    assert not same(outcome("expected the name 'ddp', got 'grad'"), outcome("expected the name 'ddp', got 'graph'"))
+    assert same(outcome("the reason should name '0.weight'; it reads \"zero: 0.bias\""),
+                outcome("the reason should name '0.weight'; it reads 'the bias is zero'"))
+
+    @dataclasses.dataclass(frozen=True)
+    class Result:
+        name: str
+        passed: bool
+        reason: str
+
+    agree, summary = behaviour.agree, behaviour.summary
+    assert agree(summary(Result("ddp", True, "within 1e-4")), summary(Result("ddp", True, "all good, gap 3e-8")))
+    assert not agree(summary(Result("ddp", True, "ok then")), summary(Result("ddp", False, "ok then")))
+    assert not agree(summary(Result("ddp", True, "x y")), summary(Result("graph", True, "x y")))
+
+
+def test_a_mistakes_replay_stops_at_its_first_call_that_differs_from_the_students():
+    """behaviour.recording with the student's calls: the first call that disagrees raises Diverged (a
+    BaseException, which a test's `except Exception` does not catch); agreeing calls run on."""
+    student, ran = [], []
+
+    def square(x):
+        ran.append(x)
+        return x * x
+
+    recorded = behaviour.recording(square, student)
+    assert [recorded(x) for x in (1, 2, 3)] == [1, 4, 9]
+    mistake = behaviour.recording(lambda x: x * x if x < 2 else x + 1, [], student)
+    assert mistake(1) == 1
+    with pytest.raises(behaviour.Diverged):
+        try:
+            mistake(2)
+        except Exception:  # a test cell's guard
+            pytest.fail("Diverged is caught by `except Exception`")
+    agreeing = behaviour.recording(square, [], student)
+    assert [agreeing(x) for x in (1, 2, 3)] == [1, 4, 9]
+    with pytest.raises(behaviour.Diverged):  # one call more than the student's
+        agreeing(4)
+    raising = behaviour.recording(lambda x: 1 / 0, [], student)
+    with pytest.raises(behaviour.Diverged):
+        raising(1)
+    in_a_worker = behaviour.recording(square, [], [])  # the student's replay saw no call: it ran in a worker
+    pid = os.fork()
+    if pid == 0:
+        try:
+            in_a_worker(5)
+        except BaseException:  # noqa: B036 - any way out is the answer
+            os._exit(1)
+        os._exit(0)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0, "a worker's call was compared with the student's"
+
+
+def test_a_traceback_inside_a_message_is_where_code_ran_not_what_it_did():
+    """A DDP worker's failure carries its traceback, whose source lines show or not depending on how the code was
+    compiled, and the ranks that failed after it depending on timing: the message counts up to it."""
+    outcome = lambda message: behaviour.outcome(_raised(message, ename="WorkerError"), "<course 7>")
+    cause = "rank 0 of 2 failed: Parameter at index 0 with name .log_vars has been marked as ready twice.\n"
+    student = cause + 'Traceback (most recent call last):\n  File "<cell 9>", line 4, in rank_grads\n    return g()\n'
+    mistake = cause + 'Traceback (most recent call last):\n  File "<catalogue>", line 6, in rank_grads\n' \
+                      "rank 1 of 2 failed: RuntimeError: Connection closed by peer\n"
+    assert behaviour.same(outcome(student), outcome(mistake))
+    assert not behaviour.same(outcome(student), outcome(student.replace("index 0", "index 1")))

@@ -16,10 +16,14 @@ A mistake is named when its runs show what the student's run shows on every test
 different way of writing it behaves the same and is named the same; a mistake that passes a cell the student
 failed, fails it differently or computes other values is not. Nothing is named for an exercise whose student run
 does not end as it first did (a test cell that leans on what later cells changed), or whose cell timed out. A
-mistake's runs stop at the first test cell that differs from the student's, so most mistakes cost one cell.
+mistake's runs stop at the first test cell that differs from the student's, and within a cell at the first call
+whose summary differs from the student's call at the same place (`Diverged`): a test cell that calls a check thirty
+times costs a mistake that differs on the first call one call, not thirty.
 """
+import dataclasses
 import functools
 import math
+import os
 import re
 import sys
 
@@ -27,6 +31,9 @@ import sys
 # name (`test_1`, `x2`, `float32`).
 NUMBER = re.compile(r"(?<![\w.])(?:0x[0-9a-fA-F]+|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf))"
                     r"(?![\w])")
+# A string literal quoted in a message (a repr), not an apostrophe (DDP's): prose when it holds white space.
+QUOTED = re.compile(r"(?<!\w)'(?:[^'\\\n]|\\.)*'(?!\w)" r'|(?<!\w)"(?:[^"\\\n]|\\.)*"(?!\w)')
+TRACEBACK = "Traceback (most recent call last):"
 # Where in a student's cell a warning or traceback points: the cell's number and line differ between the
 # student's code and a catalogued mistake, whatever their behaviour.
 CELL_PLACE = re.compile(r'<cell [^>]*>(?:", line \d+|:\d+)?')
@@ -39,9 +46,24 @@ MAX_ITEMS = 32  # entries of a container summarised
 MAX_VALUES = 64  # elements of a tensor kept as they are; a larger one by statistics
 
 
+class Diverged(BaseException):
+    """Raised in a mistake's replay at its first call that differs from the student's: the rest of the cell could
+    only confirm that the runs differ. A BaseException, so that a test's `except Exception` does not swallow it."""
+
+
+def _is_prose(text: str) -> bool:
+    """Whether a string is words the student chose (a CheckResult's reason: white space inside), whose wording is
+    no behaviour, rather than a name or a value (`'ddp'`, `'0.weight'`). What a test reads from prose, the words
+    it demands, shows in the test's own message."""
+    return any(c.isspace() for c in text)
+
+
 def _parts(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(the text between numbers, white space collapsed; the numbers) of a message."""
-    text = " ".join(CELL_PLACE.sub("<cell>", text).split())
+    """(the text between numbers, white space collapsed, prose quoted in it as `<prose>`; the numbers) of a
+    message, up to a traceback it carries (a DDP worker's): where code ran, shown as it was compiled, is no
+    behaviour, and which other ranks' failures it lists depends on timing."""
+    text = CELL_PLACE.sub("<cell>", text.split(TRACEBACK)[0])
+    text = " ".join(QUOTED.sub(lambda m: "<prose>" if _is_prose(m.group()[1:-1]) else m.group(), text).split())
     return tuple(NUMBER.split(text)), tuple(NUMBER.findall(text))
 
 
@@ -112,6 +134,8 @@ def noise(replayed, first) -> frozenset | None:
 def summary(value, depth: int = 0) -> list:
     """A value as a flat list of labels (str) and numbers (float), for `agree`."""
     torch, numpy = sys.modules.get("torch"), sys.modules.get("numpy")
+    if isinstance(value, str) and _is_prose(value):
+        return ["str:<prose>"]
     if value is None or isinstance(value, (bool, str, bytes)):
         return [f"{type(value).__name__}:{value!r}"]
     if isinstance(value, (int, float)):
@@ -131,6 +155,10 @@ def summary(value, depth: int = 0) -> list:
         items = sorted(value.items(), key=lambda item: repr(item[0]))[:MAX_ITEMS]
         return [f"dict:{len(value)}"] + [x for key, item in items
                                           for x in [*summary(key, depth + 1), *summary(item, depth + 1)]]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):  # a result object: its fields
+        return [f"dataclass:{type(value).__name__}"] + [x for field in dataclasses.fields(value)
+                                                        for x in [field.name, *summary(getattr(value, field.name),
+                                                                                       depth + 1)]]
     if torch is not None and isinstance(value, torch.nn.Module):
         return [f"module:{type(value).__name__}"] + [x for name, tensor in value.state_dict().items()
                                                      for x in [name, *_elements(tensor)]]
@@ -162,22 +190,34 @@ def agree(a: list, b: list) -> bool:
     return True
 
 
-def recording(function, calls: list):
+def recording(function, calls: list, expected: list | None = None):
     """`function`, wrapped to append to `calls` a summary of each call's result (or exception) and of its
-    arguments after it (an in-place update shows there)."""
+    arguments after it (an in-place update shows there). With `expected` (the calls the student's replay of the
+    same cell recorded), a call that does not agree with the student's call at its place raises Diverged. Only
+    calls in this process count: a worker that a test starts (a DDP rank) calls it where nothing comes back."""
+    owner = os.getpid()
+
+    def record(entry: list) -> None:
+        calls.append(entry)
+        if expected is not None and (len(calls) > len(expected) or not agree(entry, expected[len(calls) - 1])):
+            raise Diverged(f"call {len(calls)} of {function.__name__} differs from the student's")
+
     @functools.wraps(function)
     def recorded(*args, **kwargs):
+        if os.getpid() != owner:
+            return function(*args, **kwargs)
         try:
             result = function(*args, **kwargs)
         except Exception as error:
             if len(calls) < MAX_CALLS:
-                calls.append([f"raised:{type(error).__name__}"])
+                record([f"raised:{type(error).__name__}"])
             raise
         if len(calls) < MAX_CALLS:
             try:
-                calls.append(summary(result) + summary([*args, *kwargs.items()], 1))
+                entry = summary(result) + summary([*args, *kwargs.items()], 1)
             except Exception as error:  # an object that cannot be read is summarised by that fact, never raised
-                calls.append([f"unreadable:{type(error).__name__}"])
+                entry = [f"unreadable:{type(error).__name__}"]
+            record(entry)
         return result
 
     return recorded
@@ -216,7 +256,7 @@ def mistakes_shown(exercise: dict, results: dict, replay, define, clock, deadlin
         if clock() > deadline:
             return {"cut": True}
         calls = []
-        result, defined = replay(index, {}, student_carried, names, calls)
+        result, defined = replay(index, {}, student_carried, names, calls, None)
         student = (outcome(result, f"<course {index}>"), calls)
         noisy = noise(student[0], outcome(results[index], f"<course {index}>"))
         if noisy is None:
@@ -225,7 +265,7 @@ def mistakes_shown(exercise: dict, results: dict, replay, define, clock, deadlin
         still = []
         for name, definitions, carried in candidates:
             calls = []
-            result, defined = replay(index, definitions, carried, names, calls)
+            result, defined = replay(index, definitions, carried, names, calls, student[1])
             if _same_run((outcome(result, f"<course {index}>"), calls), student, noisy):
                 carried.update(defined)
                 still.append((name, definitions, carried))
@@ -239,11 +279,12 @@ def diagnose(exercises: list[dict], results: dict, isolated, replay, define, pre
     `exercises`: [{"name", "names": what its solution defines, "tests": [test cell indices, in order],
     "mistakes": [{"name", "source"}]}]. `define(source, index)` -> the names a mistake's code defines, run in the
     state test cell `index` first ran in, or None if it cannot run; `replay(index, definitions, carried, names,
-    calls)` -> (the runner's result for test cell `index` run again from that state with `carried` (what earlier
-    test cells of the replay defined) and `definitions` in place, the functions among `names` recorded into
-    `calls` (see `recording`); the names this run defined). `isolated(work)` returns work(), run where what it
-    changes cannot reach the next exercise's replays (the runner forks), or None if that failed. `prepare()` is
-    called once before the first replay. Stops when `budget` seconds have gone (`cut`)."""
+    calls, expected)` -> (the runner's result for test cell `index` run again from that state with `carried` (what
+    earlier test cells of the replay defined) and `definitions` in place, the functions among `names` recorded
+    into `calls` and checked against `expected` (see `recording`); the names this run defined). `isolated(work)`
+    returns work(), run where what it changes cannot reach the next exercise's replays (the runner forks), or None
+    if that failed. `prepare()` is called once before the first replay. Stops when `budget` seconds have gone
+    (`cut`)."""
     started, found, cut, prepared = clock(), {}, False, False
     for exercise in exercises:
         if not _failing(exercise, results):

@@ -478,16 +478,17 @@ def make_cell_runner(job: dict, ns: dict, restore, call, current: list):
         _, error, _, _, _, _ = in_cell(source, STUDENT_FILE.format("catalogue"), namespace, timeout, False)
         return None if error is not None else _new_names(namespace, before)
 
-    def replay(index: int, definitions: dict, carried: dict, names: list, calls: list) -> tuple[dict, dict]:
+    def replay(index: int, definitions: dict, carried: dict, names: list, calls: list,
+               expected: list | None) -> tuple[dict, dict]:
         """Test cell `index` again, from its state before it first ran, with `carried` and `definitions` in
-        place and the functions among `names` recording their calls into `calls`: (its result, as far as
-        behaviour reads it; the other names it defined)."""
+        place and the functions among `names` recording their calls into `calls`, checked against `expected`
+        (behaviour.recording): (its result, as far as behaviour reads it; the other names it defined)."""
         namespace, before = _from_snapshot(index)
         namespace.update(carried)
         namespace.update(definitions)
         for name in names:
             if type(namespace.get(name)) is types.FunctionType:
-                namespace[name] = behaviour.recording(namespace[name], calls)
+                namespace[name] = behaviour.recording(namespace[name], calls, expected)
         _set_random_states(snapshots[index][1])
         _, error, _, _, _, (_, err) = in_cell(snapshots[index][2], COURSE_FILE.format(index), namespace,
                                               snapshots[index][3], False)

@@ -5,9 +5,8 @@
 import copy
 
 import torch
-from torch.nn.parallel import DistributedDataParallel as DDP
 
-from course.ddp import flat_grads, launch, shard_rows
+from course.ddp import DistributedDataParallel as DDP, flat_grads, launch, shard_rows
 from course.preflight import CheckResult, without_dropout
 
 
