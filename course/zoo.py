@@ -424,6 +424,22 @@ class TwoTaskNet(nn.Module):
         return self.classes(h), self.value(h).squeeze(-1)
 
 
+class SeedKeyedNoise(nn.Module):
+    """An MLP that, while training, adds noise to its hidden layer from a generator it seeds with
+    `torch.initial_seed()` at every forward pass (noise that the run's seed reproduces): it draws nothing from the
+    global generator, yet passes under two seeds differ."""
+
+    def __init__(self):
+        super().__init__()
+        self.body, self.head = nn.Sequential(nn.Linear(10, 32), nn.Tanh()), nn.Linear(32, 4)
+
+    def forward(self, x):
+        h = self.body(x)
+        if self.training:
+            h = h + 0.1 * torch.randn(h.shape, generator=torch.Generator().manual_seed(torch.initial_seed()))
+        return self.head(h)
+
+
 def two_task_points(n):
     x, y = points(n)
     return x, y, x[:, :2].sum(-1)
@@ -524,6 +540,9 @@ HEALTHY = [
     Case("global-row-mean", "healthy", None, "padded rows left out of a mean over the real rows of the whole batch, "
          "their count all-reduced under DDP; a batch of 7 that two processes split into 4 and 3 rows",
          lambda: fly(two_path(seed=64), make_batch=padded_points, loss_fn=global_masked_mean, batch_size=7)),
+    Case("seed-keyed-noise", "healthy", None, "noise on a hidden layer from a generator seeded with "
+         "torch.initial_seed() at each forward pass: no draw from the global generator, yet another seed gives other "
+         "noise", lambda: fly(seeded(SeedKeyedNoise, 72))),
     Case("sync-batchnorm", "healthy", None, "the BatchNorm MLP with nn.SyncBatchNorm, which shares the batch "
          "statistics over the processes", lambda: fly(sync_batchnorm_mlp())),
     Case("sparse-embeddings", "healthy", None, "a recommender whose embeddings have sparse gradients "

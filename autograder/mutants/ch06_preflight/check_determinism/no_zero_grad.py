@@ -1,0 +1,26 @@
+# fails: test_check_determinism_hidden
+# Canonical mistake: replays the steps without optimizer.zero_grad(): each backward pass adds to the gradients
+# of the steps before, so every step after the first updates with their sum. Both runs do the same, so nothing
+# differs, but neither is the training step the check stands for.
+# Hint: Reread what each of the three steps does: loss_fn, zero_grad(), backward(), step().
+def check_determinism(flight):
+    def three_losses(flight):
+        course.seed_everything(flight.seed)       # before the copy, the optimizer and every batch
+        model = copy.deepcopy(flight.model).train()
+        optimizer = flight.make_optimizer(model.parameters())
+        losses = []
+        for _ in range(3):
+            loss = flight.loss_fn(model, flight.make_batch(flight.batch_size))
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        return losses
+
+    there = run_in_fresh_process(three_losses, flight)   # first: the flight travels as it is now
+    here = three_losses(flight)
+    for step, (a, b) in enumerate(zip(here, there)):
+        if a != b:
+            nan = " (a NaN equals nothing, itself included: fix the NaN first)" if a != a or b != b else ""
+            return CheckResult("determinism", False, f"same seed, different losses at step {step}: {a!r} here, "
+                               f"{b!r} in a fresh process{nan}")
+    return CheckResult("determinism", True, f"same seed, same 3 losses here and in a fresh process: {here}")
