@@ -292,3 +292,27 @@ def expect_model_untouched(what, check, flight):
     if [m.training for m in model.modules()] != modes:
         raise AssertionError(f"{what}: a check works on a copy, but it changed flight.model's training mode")
     return result
+
+
+def expect_each_step_on_a_zeroed_gradient(what, check, flight, steps=None):
+    """Test helper: runs check(flight) with an SGD that notes its first parameter's gradient at every step(), expects
+    it to pass, and fails unless each step's gradient equals the first. The flight's loss must be linear in that
+    parameter on a fixed batch, so the gradients differ only where a backward pass added to the last step's
+    gradient (a missing zero_grad gives 1x, 2x, 3x). steps: how many steps the check must take; None: at least one.
+    Returns the check's result."""
+    noted = []
+
+    class NotingSGD(torch.optim.SGD):
+        def step(self, closure=None):
+            noted.append(self.param_groups[0]["params"][0].grad.clone())
+            return super().step(closure)
+
+    result = check(flight.replace(make_optimizer=lambda params: NotingSGD(params, lr=0.01)))
+    expect_verdict(what, result, True)
+    multiples = [(g / noted[0]).nanmean().item() for g in noted]
+    if not multiples or (steps is not None and len(multiples) != steps) or any(abs(m - 1) > 1e-6 for m in multiples):
+        expected = "1 at each step" if steps is None else f"{[1] * steps}"
+        raise AssertionError(f"{what}: the first parameter's gradient at each step the optimizer took, as a multiple "
+                             f"of the first step's: expected {expected} (a loss linear in it, on one batch: each "
+                             f"backward pass on a zeroed gradient), got {[round(m, 3) for m in multiples]}")
+    return result

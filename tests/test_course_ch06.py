@@ -17,9 +17,9 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 from course import fresh_process, zoo
-from course.preflight import (CheckResult, Flight, Report, SmallConvNet, decoder_flight, expect_verdict,
-                              expect_model_untouched, healthy_flights, repeat_batch,
-                              without_dropout)
+from course.preflight import (CheckResult, Flight, Report, SmallConvNet, adam, decoder_flight,
+                              expect_each_step_on_a_zeroed_gradient, expect_verdict, expect_model_untouched,
+                              healthy_flights, repeat_batch, without_dropout)
 from tools import notebook_run
 
 SOURCE = Path(__file__).resolve().parents[1] / "source" / "ch06_preflight" / "ch06_preflight.ipynb"
@@ -124,6 +124,30 @@ def test_expect_model_untouched_sees_a_check_that_trains_sets_a_gradient_or_chan
         with pytest.raises(AssertionError, match=f"{check.__name__}: .*{re.escape(words)}"):
             expect_model_untouched(check.__name__, check, flight)
         flight.model.eval()
+
+
+def test_expect_each_step_on_a_zeroed_gradient_counts_the_steps_and_sees_a_missing_zero_grad():
+    def steps(k, zeroed=True):
+        def check(flight):
+            model = copy.deepcopy(flight.model)
+            optimizer = flight.make_optimizer(model.parameters())
+            for _ in range(k):
+                if zeroed:
+                    optimizer.zero_grad()
+                flight.loss_fn(model, flight.make_batch(4)).backward()
+                optimizer.step()
+            return CheckResult("steps", True, "ok")
+        return check
+
+    fixed = torch.randn(4, 10)
+    flight = Flight(nn.Linear(10, 3), lambda n: fixed[:n], lambda m, x: m(x).sum(), adam(0.1))
+    assert expect_each_step_on_a_zeroed_gradient("two", steps(2), flight).passed
+    assert expect_each_step_on_a_zeroed_gradient("three", steps(3), flight, steps=3).passed
+    for check, count, expected, got in ((steps(3, zeroed=False), None, "1 at each step", "[1.0, 2.0, 3.0]"),
+                                        (steps(0), None, "1 at each step", "[]"),
+                                        (steps(2), 3, "[1, 1, 1]", "[1.0, 1.0]")):
+        with pytest.raises(AssertionError, match=rf"expected {re.escape(expected)} .* got {re.escape(got)}$"):
+            expect_each_step_on_a_zeroed_gradient("wrong", check, flight, steps=count)
 
 
 def test_without_dropout_turns_every_dropout_into_the_identity_in_training_mode():
