@@ -472,6 +472,49 @@ def global_masked_mean(model, batch):
     return (per_row * keep).sum() * processes / count
 
 
+class MultiScaleConvNet(SmallConvNet):
+    """SmallConvNet trained at several scales (YOLO-style): in training mode each batch is resized to a side drawn
+    from 6, 8 or 12, so what a forward pass saves depends on a draw."""
+
+    def forward(self, x):
+        if self.training:
+            side = (6, 8, 12)[torch.randint(3, ()).item()]
+            x = F.interpolate(x, size=(side, side), mode="bilinear", align_corners=False)
+        return super().forward(x)
+
+
+class FusedDropout(torch.autograd.Function):
+    """Dropout as one Function, as fused kernels do: the mask is drawn in forward and saved for backward."""
+
+    @staticmethod
+    def forward(ctx, x, p):
+        mask = (torch.rand_like(x) >= p).to(x.dtype) / (1 - p)
+        ctx.save_for_backward(mask)
+        return x * mask
+
+    @staticmethod
+    def backward(ctx, grad):
+        mask, = ctx.saved_tensors
+        return grad * mask, None
+
+
+class FusedDropoutMLP(nn.Module):
+    """fc1, ReLU, FusedDropout(0.1) in training mode, fc2."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(10, 32), nn.Linear(32, 4)
+
+    def forward(self, x):
+        h = F.relu(self.fc1(x))
+        return self.fc2(FusedDropout.apply(h, 0.1) if self.training else h)
+
+
+def _fused_dropout():
+    inputs = (torch.randn(3, 4, generator=torch.Generator().manual_seed(4)), 0.1)
+    return fly(seeded(FusedDropoutMLP, 73), functions=((FusedDropout, inputs),))
+
+
 def tiny_decoder(seed=10):
     return seeded(lambda: TinyDecoder(vocab_size=16, dim=16, n_layers=1, n_heads=2), seed)
 
@@ -549,6 +592,10 @@ HEALTHY = [
          "(nn.Embedding(sparse=True)), trained by plain SGD, which takes them as they come",
          lambda: fly(seeded(Recommender, 71), make_batch=clicks, loss_fn=click_loss,
                      make_optimizer=lambda p: torch.optim.SGD(p, lr=0.5))),
+    Case("multi-scale", "healthy", None, "a conv net trained at several scales: each batch resized to a side drawn "
+         "at random (6, 8 or 12)", lambda: fly(seeded(MultiScaleConvNet, 74), make_batch=images)),
+    Case("fused-dropout", "healthy", None, "dropout written as one autograd Function, as fused kernels are: it draws "
+         "a new mask at every call, and it is listed in functions", _fused_dropout),
     Case("dynamic-padding", "healthy", None, "a GRU over packed sequences of random lengths, padded to the longest "
          "in their batch: a batch's shape varies from draw to draw",
          lambda: fly(seeded(PackedGRUClassifier, 60), make_batch=padded_sequences, loss_fn=packed_sequence_loss)),

@@ -10,9 +10,10 @@ def check_memory(flight):
     for k in (1, 2, 3):
         tiled = tuple(t.repeat(k, *[1] * (t.dim() - 1)) for t in (one if isinstance(one, tuple) else (one,)))
         sizes = []
-        with torch.autograd.graph.saved_tensors_hooks(
+        with torch.random.fork_rng(), torch.autograd.graph.saved_tensors_hooks(
                 lambda t: sizes.append(t.numel() * t.element_size() * torch.is_floating_point(t)) or t.detach(),
                 lambda t: t):
+            torch.manual_seed(flight.seed)
             flight.loss_fn(model, tiled if isinstance(one, tuple) else tiled[0])
         counts.append(sum(sizes))
     first, second = counts[1] - counts[0], counts[2] - counts[1]

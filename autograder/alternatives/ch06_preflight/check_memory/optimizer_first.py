@@ -14,8 +14,10 @@ def check_memory(flight):
                 total[0] += t.numel() * t.element_size()
             return t.detach()
 
-        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-            flight.loss_fn(model, repeat_batch(batch, k))
+        with torch.random.fork_rng():
+            torch.manual_seed(flight.seed)
+            with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+                flight.loss_fn(model, repeat_batch(batch, k))
         return total[0]
 
     f1, f2, f3 = forward_bytes(1), forward_bytes(2), forward_bytes(3)

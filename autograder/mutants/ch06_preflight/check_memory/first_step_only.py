@@ -14,7 +14,8 @@ def check_memory(flight):
                 total[0] += t.numel() * t.element_size()
             return t.detach()
 
-        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        with torch.random.fork_rng(), torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            torch.manual_seed(flight.seed)        # the same draws at every k: a drawn scale or layer saves alike
             flight.loss_fn(model, repeat_batch(batch, k))
         return total[0]
 
