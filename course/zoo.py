@@ -1160,6 +1160,50 @@ def _detached_embeddings():
                make_batch=tokens, loss_fn=next_token_loss, batch_size=4)
 
 
+class PrototypeDistances(nn.Module):
+    """A prototypical classifier: logits -cdist(z, prototypes)², the class prototypes a buffer that forward then
+    moves towards this batch's class means through .data. cdist saved the buffer itself, and check 2 exempts
+    buffers (BatchNorm's are saved and updated in place legitimately), so backward computes with the moved
+    prototypes unseen."""
+
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 16))
+        self.register_buffer("prototypes", F.normalize(torch.randn(4, 16), dim=1))
+
+    def forward(self, x, y):
+        z = F.normalize(self.encoder(x), dim=1)
+        logits = -5 * torch.cdist(z, self.prototypes).pow(2)
+        if self.training:
+            onehot = F.one_hot(y, 4).float()
+            means = (onehot.T @ z.detach()) / onehot.sum(0).clamp(min=1)[:, None]
+            seen = onehot.sum(0) > 0
+            self.prototypes.data[seen] = F.normalize(self.prototypes.data[seen] + means[seen], dim=1)
+        return logits
+
+
+def prototype_loss(model, batch):
+    x, y = batch
+    return F.cross_entropy(model(x, y), y)
+
+
+class RunningMaxClip(TwoPath):
+    """A hand-written activation observer (PACT / QAT style): fc1's units clipped at a running max that forward
+    updates from the batch, then uses, in the same pass. Each process measures its own shard's max (an all-reduce
+    of the max is missing)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("running_max", torch.zeros(()))
+
+    def main(self, x):
+        h = torch.relu(self.fc1(x))
+        if self.training:
+            with torch.no_grad():
+                self.running_max.mul_(0.9).add_(0.1 * h.max())
+        return self.fc2(torch.minimum(h, self.running_max))
+
+
 BUGS = [
     # gradients
     Case("dead-relu", "bug", "gradients", "fc1's bias starts at -10: every unit is dead, its gradient stays 0",
@@ -1274,6 +1318,13 @@ BUGS = [
     Case("input-gradient-penalty", "bug", "ddp", "a penalty on the input gradient, taken by torch.autograd.grad "
          "through the model inside the step: DDP does not reduce such a step's gradients as one process computes them",
          lambda: fly(two_path(seed=73), loss_fn=saliency_penalised_loss)),
+    Case("prototype-buffer-write", "bug", "ddp", "class prototypes (a buffer) moved through .data towards the "
+         "batch's class means after cdist saved them: backward reads the moved ones, unseen by check 2 (buffers are "
+         "exempt), and each process moves them by its own shard", lambda: fly(seeded(PrototypeDistances, 24),
+                                                                             loss_fn=prototype_loss)),
+    Case("running-max-observer", "bug", "ddp", "activations clipped at a running max that forward updates from the "
+         "batch and then uses: each process measures its own shard (a QAT observer without its all-reduce)",
+         lambda: fly(two_path(RunningMaxClip, seed=75))),
     Case("weights-broadcast", "bug", "ddp", "per-example losses [B] times weights [B, 1]: a [B, B] broadcast that "
          "nothing saves (memory cannot see it), averaged over each shard's own pairs",
          lambda: fly(two_path(), make_batch=weighted_points, loss_fn=weighted_loss)),
@@ -1287,33 +1338,6 @@ def teacher_points(n, mismatched=False):
     x = torch.randn(n, 10)
     source = torch.randn(n, 10) if mismatched else x
     return x, (source @ teacher).argmax(1)
-
-
-class PrototypeDistances(nn.Module):
-    """A prototypical classifier: logits -cdist(z, prototypes)², the class prototypes a buffer that forward then
-    moves towards this batch's class means through .data. cdist saved the buffer itself, and check 2 exempts
-    buffers (BatchNorm's are saved and updated in place legitimately), so backward computes with the moved
-    prototypes unseen."""
-
-    def __init__(self):
-        super().__init__()
-        self.encoder = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 16))
-        self.register_buffer("prototypes", F.normalize(torch.randn(4, 16), dim=1))
-
-    def forward(self, x, y):
-        z = F.normalize(self.encoder(x), dim=1)
-        logits = -5 * torch.cdist(z, self.prototypes).pow(2)
-        if self.training:
-            onehot = F.one_hot(y, 4).float()
-            means = (onehot.T @ z.detach()) / onehot.sum(0).clamp(min=1)[:, None]
-            seen = onehot.sum(0) > 0
-            self.prototypes.data[seen] = F.normalize(self.prototypes.data[seen] + means[seen], dim=1)
-        return logits
-
-
-def prototype_loss(model, batch):
-    x, y = batch
-    return F.cross_entropy(model(x, y), y)
 
 
 class UndetachedFeatureBank(TwoPath):
@@ -1386,9 +1410,6 @@ def jittered_points():
 BLIND_SPOTS = [
     Case("mismatched-labels", "blind spot", None, "labels drawn for other examples: one batch is memorised all "
          "the same", lambda: fly(two_path(), make_batch=lambda n: teacher_points(n, mismatched=True))),
-    Case("prototype-buffer-write", "blind spot", None, "class prototypes (a buffer) moved through .data after cdist "
-         "saved them: backward reads the moved ones, and buffers are exempt from check 2",
-         lambda: fly(seeded(PrototypeDistances, 24), loss_fn=prototype_loss)),
     Case("undetached-feature-bank", "blind spot", None, "features pushed onto a bank that the loss never reads, "
          "without .detach(): their graphs live on, outside the loss's graph, where check 3 puts its markers",
          lambda: fly(two_path(UndetachedFeatureBank, 64))),

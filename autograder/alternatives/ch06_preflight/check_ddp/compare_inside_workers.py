@@ -2,6 +2,7 @@ def check_ddp(flight):
     pristine = copy.deepcopy(flight.model)
     spare = copy.deepcopy(flight.model)
     single = copy.deepcopy(flight.model).train()
+    twin = copy.deepcopy(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     parts = batch if isinstance(batch, tuple) else (batch,)
     dtypes = []
@@ -12,10 +13,9 @@ def check_ddp(flight):
             flight.loss_fn(single, batch).backward()
         first = flat_grads(single).clone()
         quiet = torch.equal(state, torch.get_rng_state())
-        single.zero_grad()
         torch.manual_seed(1)
-        flight.loss_fn(single, batch).backward()
-        training = quiet and torch.equal(first, flat_grads(single))
+        flight.loss_fn(twin, batch).backward()
+        training = quiet and torch.equal(first, flat_grads(twin))
         reference = first
         if not training:
             spare.eval()

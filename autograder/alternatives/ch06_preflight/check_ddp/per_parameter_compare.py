@@ -17,12 +17,12 @@ def _ddp_reference(model, batch, loss_fn, seed):
     return [torch.zeros_like(p) if p.grad is None else p.grad.clone() for p in model.parameters()], moved
 
 def check_ddp(flight):
-    copies = [copy.deepcopy(flight.model) for _ in range(3)]
+    copies = [copy.deepcopy(flight.model) for _ in range(4)]
     batch = flight.make_batch(flight.batch_size)
     kinds = set()
     with torch.autograd.graph.saved_tensors_hooks(lambda t: kinds.add(t.dtype) or t.detach(), lambda t: t):
         want, moved = _ddp_reference(copies[0].train(), batch, flight.loss_fn, 0)
-    again, _ = _ddp_reference(copies[0], batch, flight.loss_fn, 1)
+    again, _ = _ddp_reference(copies[3].train(), batch, flight.loss_fn, 1)
     training = not moved and all(torch.equal(a, b) for a, b in zip(want, again))
     if not training:
         want, _ = _ddp_reference(copies[1].eval(), batch, flight.loss_fn, 0)
