@@ -853,6 +853,37 @@ class ProcessDependentBackward(TwoPath):
         return self.fc2(_ScaleGrad.apply(torch.relu(self.fc1(x)), scale))
 
 
+class ScaleRemadeInForward(TwoPath):
+    """A max-norm constraint on a learned output scale written as `self.scale = nn.Parameter(...)` inside forward:
+    every call registers a new Parameter. The optimizer, made before, holds the first one, which nothing reads after
+    the first call; the new ones get gradients that no optimizer applies."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.ones(4))
+
+    def forward(self, x):
+        self.scale = nn.Parameter(self.scale.detach().clamp(max=2.0))
+        return super().forward(x) * self.scale
+
+
+class HeadMadeOnFirstCall(TwoPath):
+    """A projection made on the first forward call ("the input width is only known then"): registered and reached,
+    but the optimizer was made before it existed."""
+
+    def forward(self, x):
+        h = super().forward(x)
+        if not hasattr(self, "proj"):
+            self.proj = nn.Linear(h.shape[1], 4)
+        return self.proj(h)
+
+
+def log_likelihood_loss(model, batch):
+    """A hand-written negative log-likelihood that forgot its minus sign: the log-likelihood itself is minimised."""
+    x, y = batch
+    return F.log_softmax(model(x), dim=1).gather(1, y[:, None]).mean()
+
+
 class OSNoiseSGD(torch.optim.SGD):
     """SGD plus gradient noise drawn from a generator seeded by the operating system."""
 
@@ -1273,6 +1304,13 @@ BUGS = [
          lambda: fly(two_path(), make_optimizer=last_layer_adam)),
     Case("zeroed-inputs", "bug", "overfit", "one-channel images standardised over channels: every input is 0",
          lambda: fly(seeded(ChannelStandardised, 30), make_batch=balanced(images)), also=("gradients",)),
+    Case("parameter-remade-in-forward", "bug", "overfit", "self.scale = nn.Parameter(self.scale.clamp(...)) in "
+         "forward: the optimizer holds the first scale only", lambda: fly(two_path(ScaleRemadeInForward, seed=76)),
+         also=("ddp",)),
+    Case("head-made-on-first-call", "bug", "overfit", "a projection made in forward on the first call, after the "
+         "optimizer was made", lambda: fly(two_path(HeadMadeOnFirstCall, seed=77)), also=("ddp",)),
+    Case("sign-flipped-nll", "bug", "overfit", "a hand-written NLL without its minus sign: the loss starts below 0 "
+         "and falls fast, towards the wrong labels", lambda: fly(two_path(seed=78), loss_fn=log_likelihood_loss)),
     # functions
     Case("tanh-backward", "bug", "functions", "tanh whose backward uses 1 - y instead of 1 - y²",
          _function_case(BadTanh, _wide_inputs)),

@@ -1,6 +1,11 @@
+import math
+
+
 def check_overfit(flight):
     model = copy.deepcopy(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
+    batch = flight.make_batch(flight.batch_size)
+    losses = [flight.loss_fn(model, batch).item()]
     if hasattr(optimizer, "param_groups"):
         in_optimizer = [p for group in optimizer.param_groups for p in group["params"]]
     else:                                          # a wrapper: nothing to look into
@@ -8,8 +13,8 @@ def check_overfit(flight):
     for name, p in model.named_parameters():
         if p.requires_grad and name not in flight.frozen and all(p is not q for q in in_optimizer):
             return CheckResult("overfit", False, f"the optimizer is missing {name}")
-    batch = flight.make_batch(flight.batch_size)
-    losses = [flight.loss_fn(model, batch).item()]
+    if math.isnan(losses[0]) or losses[0] <= 0:
+        return CheckResult("overfit", False, f"L0 = {losses[0]:.4f}: cannot halve a loss that is not positive")
     while len(losses) <= flight.steps:
         optimizer.zero_grad()
         leftover = [n for n, p in model.named_parameters()

@@ -9,10 +9,6 @@ def check_overfit(flight):
         groups = None
     for group in groups or []:
         ids.update(id(t) for t in group["params"])
-    unheld = [n for n, p in net.named_parameters()
-              if groups is not None and p.requires_grad and n not in flight.frozen and id(p) not in ids]
-    if unheld:
-        return CheckResult("overfit", False, f"not in the optimizer: {', '.join(unheld)}")
     batch = flight.make_batch(flight.batch_size)
     L0 = None
     k = 0
@@ -20,6 +16,12 @@ def check_overfit(flight):
         loss = flight.loss_fn(net, batch)
         if L0 is None:
             L0 = loss.item()
+            unheld = [n for n, p in net.named_parameters()
+                      if groups is not None and p.requires_grad and n not in flight.frozen and id(p) not in ids]
+            if unheld:
+                return CheckResult("overfit", False, f"not in the optimizer: {', '.join(unheld)}")
+            if L0 <= 0 or L0 != L0:
+                return CheckResult("overfit", False, f"L0 = {L0:.4g} is not positive")
         elif loss.item() <= 0.5 * L0:
             return CheckResult("overfit", True, f"L_{k} = {loss.item():.4g} <= L0 / 2 = {L0 / 2:.4g}")
         if k == flight.steps:

@@ -6,17 +6,20 @@ def check_overfit(flight):
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = {id(p) for group in groups or () for p in group["params"]}
-    for name, p in model.named_parameters():
-        if groups is not None and p.requires_grad and name not in flight.frozen and id(p) not in held:
-            return CheckResult("overfit", False, f"{name} requires grad, but the optimizer does not hold it: it "
-                               "will never change")
     batch = flight.make_batch(flight.batch_size)
     first = None
     for k in range(flight.steps + 1):
         loss = flight.loss_fn(model, batch)
         value = loss.item()
-        if first is None:
+        if first is None:                         # after the first forward pass, which may have made parameters
             first = value
+            for name, p in model.named_parameters():
+                if groups is not None and p.requires_grad and name not in flight.frozen and id(p) not in held:
+                    return CheckResult("overfit", False, f"{name} requires grad, but the optimizer does not hold "
+                                       "it: it will never change")
+            if not first > 0:                     # NaN too
+                return CheckResult("overfit", False, f"the first loss is {first:.3g}, not above 0: half of it is "
+                                   "no target (add a constant to the loss)")
         elif value < 0.5 * first:
             return CheckResult("overfit", True, f"the loss fell from {first:.3g} to {value:.3g} in {k} steps")
         if k == flight.steps:                     # measured after the last update allowed: out of budget

@@ -1,6 +1,7 @@
 # fails: test_check_overfit_hidden
-# Canonical mistake: counts L0 itself as a success: a loss that starts at or below zero passes without a single update.
-# Hint: Reread the range of k: 1 <= k <= flight.steps.
+# Canonical mistake: asks whether the optimizer holds every parameter before the first forward pass: a layer made,
+# or a parameter replaced, in forward is registered after that, and the optimizer never holds it.
+# Hint: Reread rule 1: when are the parameters compared with the optimizer's?
 def check_overfit(flight):
     model = copy.deepcopy(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
@@ -17,7 +18,10 @@ def check_overfit(flight):
         value = loss.item()
         if first is None:
             first = value
-        if value <= 0.5 * first:
+            if not first > 0:                     # NaN too
+                return CheckResult("overfit", False, f"the first loss is {first:.3g}, not above 0: half of it is "
+                                   "no target (add a constant to the loss)")
+        elif value <= 0.5 * first:
             return CheckResult("overfit", True, f"the loss fell from {first:.3g} to {value:.3g} in {k} steps")
         if k == flight.steps:                     # measured after the last update allowed: out of budget
             break
@@ -28,5 +32,5 @@ def check_overfit(flight):
                                    "gradients pile up from step to step")
         loss.backward()
         optimizer.step()
-    return CheckResult("overfit", False, f"after {flight.steps} steps the loss is {value:.3g}, "
-                       f"{value / first:.0%} of the first {first:.3g} (needs <= 50%)")
+    return CheckResult("overfit", False, f"after {flight.steps} steps the loss is {value:.3g}; the first was "
+                       f"{first:.3g}, and it needs to fall to half of that")

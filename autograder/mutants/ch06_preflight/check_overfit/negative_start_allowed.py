@@ -1,0 +1,33 @@
+# fails: test_check_overfit_hidden
+# Canonical mistake: halves a loss whatever its sign: a loss that starts below 0 is "below half of itself" before
+# any update, and a log-likelihood whose minus sign was forgotten passes.
+# Hint: Reread rule 2: what happens when L0 is not above 0?
+def check_overfit(flight):
+    model = copy.deepcopy(flight.model).train()
+    optimizer = flight.make_optimizer(model.parameters())
+    groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
+    held = {id(p) for group in groups or () for p in group["params"]}
+    batch = flight.make_batch(flight.batch_size)
+    first = None
+    for k in range(flight.steps + 1):
+        loss = flight.loss_fn(model, batch)
+        value = loss.item()
+        if first is None:                         # after the first forward pass, which may have made parameters
+            first = value
+            for name, p in model.named_parameters():
+                if groups is not None and p.requires_grad and name not in flight.frozen and id(p) not in held:
+                    return CheckResult("overfit", False, f"{name} requires grad, but the optimizer does not hold "
+                                       "it: it will never change")
+        elif value <= 0.5 * first:
+            return CheckResult("overfit", True, f"the loss fell from {first:.3g} to {value:.3g} in {k} steps")
+        if k == flight.steps:                     # measured after the last update allowed: out of budget
+            break
+        optimizer.zero_grad()
+        for name, p in model.named_parameters():
+            if name not in flight.frozen and p.grad is not None and p.grad.any():
+                return CheckResult("overfit", False, f"optimizer.zero_grad() left {name}.grad as it was: "
+                                   "gradients pile up from step to step")
+        loss.backward()
+        optimizer.step()
+    return CheckResult("overfit", False, f"after {flight.steps} steps the loss is {value:.3g}; the first was "
+                       f"{first:.3g}, and it needs to fall to half of that")
