@@ -515,6 +515,66 @@ def _fused_dropout():
     return fly(seeded(FusedDropoutMLP, 73), functions=((FusedDropout, inputs),))
 
 
+class Top1MoE(nn.Module):
+    """Switch-style top-1 routing over 8 experts, each row through the expert it picked, scaled by its gate: an
+    expert that no row of a batch picks is not in that batch's graph."""
+
+    def __init__(self, experts=8):
+        super().__init__()
+        self.router = nn.Linear(10, experts)
+        self.experts = nn.ModuleList(nn.Linear(10, 4) for _ in range(experts))
+
+    def forward(self, x):
+        gate, choice = self.router(x).softmax(-1).max(-1)
+        out = torch.zeros(len(x), 4)
+        for e in choice.unique().tolist():
+            rows = (choice == e).nonzero(as_tuple=True)[0]
+            out = out.index_add(0, rows, self.experts[e](x[rows]) * gate[rows, None])
+        return out
+
+
+class TaskHeads(nn.Module):
+    """A shared trunk and one head per task; every batch comes from one task, drawn at random (MT-DNN's task
+    sampling), so a batch reaches one head."""
+
+    def __init__(self, tasks=3):
+        super().__init__()
+        self.trunk = nn.Linear(10, 16)
+        self.heads = nn.ModuleList(nn.Linear(16, 4) for _ in range(tasks))
+
+    def forward(self, x, task):
+        return self.heads[task](torch.relu(self.trunk(x)))
+
+
+def task_points(n, tasks=3):
+    """n random points, labels in 0..3, and the batch's task id (one for all rows), drawn at random."""
+    x, y = points(n)
+    return x, y, torch.full((n,), torch.randint(tasks, ()).item())
+
+
+def task_loss(model, batch):
+    x, y, task = batch
+    return F.cross_entropy(model(x, task[0].item()), y)
+
+
+class LayerDropMLP(nn.Module):
+    """Residual layers that training skips at random, each for the whole batch, with probability 0.2 (LayerDrop)."""
+
+    def __init__(self, p=0.2):
+        super().__init__()
+        self.inp, self.head = nn.Linear(10, 16), nn.Linear(16, 4)
+        self.layers = nn.ModuleList(nn.Linear(16, 16) for _ in range(3))
+        self.p = p
+
+    def forward(self, x):
+        h = self.inp(x)
+        for layer in self.layers:
+            if self.training and torch.rand(()).item() < self.p:
+                continue
+            h = h + torch.relu(layer(h))
+        return self.head(h)
+
+
 def tiny_decoder(seed=10):
     return seeded(lambda: TinyDecoder(vocab_size=16, dim=16, n_layers=1, n_heads=2), seed)
 
@@ -596,6 +656,12 @@ HEALTHY = [
          "at random (6, 8 or 12)", lambda: fly(seeded(MultiScaleConvNet, 74), make_batch=images)),
     Case("fused-dropout", "healthy", None, "dropout written as one autograd Function, as fused kernels are: it draws "
          "a new mask at every call, and it is listed in functions", _fused_dropout),
+    Case("top1-moe", "healthy", None, "a mixture of 8 experts with top-1 routing: a batch of 8 rows may leave an "
+         "expert out of its graph", lambda: fly(seeded(Top1MoE, 79))),
+    Case("task-heads", "healthy", None, "one head per task, one task per batch (task sampling): a batch reaches one "
+         "head", lambda: fly(seeded(TaskHeads, 80), make_batch=task_points, loss_fn=task_loss)),
+    Case("layer-drop", "healthy", None, "residual layers skipped at random for the whole batch (LayerDrop 0.2)",
+         lambda: fly(seeded(LayerDropMLP, 81))),
     Case("dynamic-padding", "healthy", None, "a GRU over packed sequences of random lengths, padded to the longest "
          "in their batch: a batch's shape varies from draw to draw",
          lambda: fly(seeded(PackedGRUClassifier, 60), make_batch=padded_sequences, loss_fn=packed_sequence_loss)),

@@ -14,15 +14,24 @@ def check_graph(flight):
     frozen_by_accident = [n for n, p in named if not p.requires_grad]
     if frozen_by_accident:
         return CheckResult("graph", False, f"{frozen_by_accident[0]} has requires_grad=False")
-    leaves, todo, visited = [], [loss.grad_fn], set()
-    while todo:
-        n = todo.pop()
-        if n is not None and n not in visited:
-            visited.add(n)
-            if type(n).__name__ == "AccumulateGrad":
-                leaves.append(n.variable)
-            todo += [c for c, _ in n.next_functions]
+    def leaves_of(some_loss):
+        leaves, todo, visited = [], [some_loss.grad_fn], set()
+        while todo:
+            n = todo.pop()
+            if n is not None and n not in visited:
+                visited.add(n)
+                if type(n).__name__ == "AccumulateGrad":
+                    leaves.append(n.variable)
+                todo += [c for c, _ in n.next_functions]
+        return leaves
+
+    leaves = leaves_of(loss)
     reached = set(map(id, leaves))
+    first_reached = set(reached)
+    tries = 0
+    while tries < 64 and any(id(p) not in reached for _, p in named):
+        reached |= set(map(id, leaves_of(flight.loss_fn(model, flight.make_batch(flight.batch_size)))))
+        tries += 1
     unreached = [n for n, p in named if id(p) not in reached]
     if unreached:
         return CheckResult("graph", False, f"{unreached[0]} is unreached")
@@ -33,7 +42,7 @@ def check_graph(flight):
     loss.backward()
     if any(log):
         return CheckResult("graph", False, "saved tensor overwritten")
-    missing = [n for n, p in named if p.grad is None]
+    missing = [n for n, p in named if id(p) in first_reached and p.grad is None]
     if missing:
         return CheckResult("graph", False, f"{missing[0]} got no gradient")
     return CheckResult("graph", True, "ok")

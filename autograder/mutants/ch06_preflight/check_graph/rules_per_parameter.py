@@ -15,26 +15,38 @@ def check_graph(flight):
             changed.append(tuple(t.shape))
         return t
 
+    def reached_leaves(loss):
+        reached, seen, stack = {}, set(), [loss.grad_fn]
+        while stack:                              # every node once, however many paths lead to it
+            node = stack.pop()
+            if node is None or node in seen:
+                continue
+            seen.add(node)
+            if hasattr(node, "variable"):         # an AccumulateGrad node: the leaf it writes .grad to
+                reached[id(node.variable)] = node.variable
+            stack.extend(child for child, _ in node.next_functions)
+        return reached
+
     batch = flight.make_batch(flight.batch_size)
     with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
         loss = flight.loss_fn(model, batch)
     if loss.grad_fn is None:
         return CheckResult("graph", False, "the loss has no grad_fn: no parameter can get a gradient")
-    reached, seen, stack = {}, set(), [loss.grad_fn]
-    while stack:                                  # every node once, however many paths lead to it
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        if hasattr(node, "variable"):             # an AccumulateGrad node: the leaf it writes .grad to
-            reached[id(node.variable)] = node.variable
-        stack.extend(child for child, _ in node.next_functions)
+    reached = reached_leaves(loss)
     trainable = [(n, p) for n, p in model.named_parameters() if n not in flight.frozen]
+    unreached = [name for name, p in trainable if id(p) not in reached]
+    params = dict(trainable)
+    for _ in range(64):                           # a router, a head per task, a layer skipped at random: another
+        if not unreached:                         # batch may reach what this one did not
+            break
+        other = reached_leaves(flight.loss_fn(model, flight.make_batch(flight.batch_size)))
+        unreached = [name for name in unreached if id(params[name]) not in other]
     for name, p in trainable:
         if not p.requires_grad:
             return CheckResult("graph", False, f"{name} has requires_grad=False but is not listed in frozen")
-        if id(p) not in reached:
-            return CheckResult("graph", False, f"{name} is not reached from the loss (detached? under no_grad?)")
+        if name in unreached:
+            return CheckResult("graph", False, f"{name} is not reached from the loss of any of 65 batches "
+                               "(detached? under no_grad?)")
     known = {id(p) for p in model.parameters()} | {id(t) for t in (batch if isinstance(batch, tuple) else (batch,))}
     strays = [t for key, t in reached.items() if key not in known]
     if strays:
@@ -45,7 +57,7 @@ def check_graph(flight):
     if changed:
         return CheckResult("graph", False, f"{len(changed)} saved tensor(s) changed after autograd saved them "
                            f"(the first shaped {changed[0]}): a write that went around the version counter")
-    missing = [name for name, p in trainable if p.grad is None]
+    missing = [name for name, p in trainable if id(p) in reached and p.grad is None]
     if missing:
         return CheckResult("graph", False, f"{missing[0]} is reached but got no gradient (a custom backward that "
                            "returned None for it?)")

@@ -34,18 +34,27 @@ def check_graph(flight):
     for name, p in named:
         if name not in flight.frozen and not p.requires_grad:
             return CheckResult("graph", False, f"{name} has requires_grad=False but is not listed in frozen")
-    reached, seen, stack = [], set(), [loss.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        if hasattr(node, "variable"):
-            reached.append(node.variable)
-        stack.extend(child for child, _ in node.next_functions)
-    for name, p in named:
-        if name not in flight.frozen and not any(v is p for v in reached):
-            return CheckResult("graph", False, f"{name} is never reached from the loss")
+    def leaves(loss):
+        found, seen, stack = [], set(), [loss.grad_fn]
+        while stack:
+            node = stack.pop()
+            if node is None or node in seen:
+                continue
+            seen.add(node)
+            if hasattr(node, "variable"):
+                found.append(node.variable)
+            stack.extend(child for child, _ in node.next_functions)
+        return found
+
+    reached = leaves(loss)
+    missing = [(name, p) for name, p in named if name not in flight.frozen and not any(v is p for v in reached)]
+    for _ in range(64):
+        if not missing:
+            break
+        other = leaves(flight.loss_fn(model, flight.make_batch(flight.batch_size)))
+        missing = [(name, p) for name, p in missing if not any(v is p for v in other)]
+    if missing:
+        return CheckResult("graph", False, f"{missing[0][0]} is never reached from the loss")
     batch_tensors = list(batch) if isinstance(batch, tuple) else [batch]
     known = [p for _, p in named] + batch_tensors
     for v in reached:
@@ -56,6 +65,6 @@ def check_graph(flight):
     if changed:
         return CheckResult("graph", False, f"a saved tensor of shape {changed[0]} was overwritten before backward")
     for name, p in named:
-        if name not in flight.frozen and p.grad is None:
+        if name not in flight.frozen and any(v is p for v in reached) and p.grad is None:
             return CheckResult("graph", False, f"{name} is reached but no gradient arrived")
     return CheckResult("graph", True, f"{len(named)} parameters reached, nothing overwritten")
