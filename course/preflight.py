@@ -5,11 +5,12 @@
     report = Report([result, ...])                                  # prints as a table in a notebook
 
 A check never changes `flight.model`: it works on a copy, in training mode, as a run would. `make_batch(batch_size)`
-returns a batch (a tensor or a tuple of tensors whose first dimension is the batch), `loss_fn(model, batch)` a 0-dim
-loss tensor (chapter 6's DDP check hands it the DDP wrapper: a loss that reads the model's attributes reaches them
-through `getattr(model, "module", model)`, as DDP scripts do), and `make_optimizer(params)` a `torch.optim` optimizer
-over `params`. `without_dropout()` switches dropout off in training mode, for a check that compares two forward
-passes (chapter 6's DDP check).
+returns a batch (a tensor or a tuple of tensors whose first dimension is the batch; a list, as a DataLoader gives,
+comes back as a tuple), `loss_fn(model, batch)` a 0-dim loss tensor (chapter 6's DDP check hands it the DDP
+wrapper: a loss that reads the model's attributes reaches them through `getattr(model, "module", model)`, as DDP
+scripts do), and `make_optimizer(params)` a `torch.optim` optimizer over `params` whose `step()` needs no closure
+(L-BFGS, which needs one, is not supported). `without_dropout()` switches dropout off in training mode, for a
+check that compares two forward passes (chapter 6's DDP check).
 
 The healthy flights at the bottom (an MLP, the tiny LLaMA-style decoder of chapters 4 and 5, a small conv net)
 are sized for seconds on a CPU; chapter 6 runs every check on them and expects every check to pass.
@@ -36,9 +37,20 @@ class CheckResult:
     seconds: float | None = None
 
 
+@dataclass(frozen=True)
+class TupleBatches:
+    """`make_batch` whose list batches come back as tuples: a DataLoader collates `(x, y)` into a list, the checks
+    take a tensor or a tuple, and a list sliced as a batch (`[x, y][rows]`) would hand every DDP rank all of it."""
+    make_batch: object
+
+    def __call__(self, n):
+        batch = self.make_batch(n)
+        return tuple(batch) if isinstance(batch, list) else batch
+
+
 @dataclass
 class Flight:
-    """Everything a check needs to know about a planned run.
+    """Everything a check needs to know about a planned run (`make_batch` is kept wrapped in `TupleBatches`).
 
     batch_size: the batch the checks draw with `make_batch`; steps: the overfit check's step budget; seed: the
     determinism check's seed; functions: (autograd.Function class, example inputs) pairs to gradient-check;
@@ -56,6 +68,10 @@ class Flight:
     functions: tuple = ()
     frozen: tuple = ()
     max_ratio: float = 1e3
+
+    def __post_init__(self):
+        if not isinstance(self.make_batch, TupleBatches):
+            self.make_batch = TupleBatches(self.make_batch)
 
     def replace(self, **changes):
         """A copy with some fields changed: `flight.replace(batch_size=4)`."""

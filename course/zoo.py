@@ -575,6 +575,15 @@ class LayerDropMLP(nn.Module):
         return self.head(h)
 
 
+_LOADED = torch.utils.data.TensorDataset(torch.randn(64, 10, generator=torch.Generator().manual_seed(2)),
+                                         torch.randint(0, 4, (64,), generator=torch.Generator().manual_seed(3)))
+
+
+def loader_points(n):
+    """n of 64 fixed points with their labels, drawn as a shuffling DataLoader draws them: a list [x, y]."""
+    return next(iter(torch.utils.data.DataLoader(_LOADED, batch_size=n, shuffle=True)))
+
+
 def tiny_decoder(seed=10):
     return seeded(lambda: TinyDecoder(vocab_size=16, dim=16, n_layers=1, n_heads=2), seed)
 
@@ -662,6 +671,8 @@ HEALTHY = [
          "head", lambda: fly(seeded(TaskHeads, 80), make_batch=task_points, loss_fn=task_loss)),
     Case("layer-drop", "healthy", None, "residual layers skipped at random for the whole batch (LayerDrop 0.2)",
          lambda: fly(seeded(LayerDropMLP, 81))),
+    Case("dataloader-batches", "healthy", None, "batches from a shuffling DataLoader, which collates them into "
+         "lists [x, y]", lambda: fly(seeded_mlp([10, 32, 32, 4], seed=82), make_batch=loader_points)),
     Case("dynamic-padding", "healthy", None, "a GRU over packed sequences of random lengths, padded to the longest "
          "in their batch: a batch's shape varies from draw to draw",
          lambda: fly(seeded(PackedGRUClassifier, 60), make_batch=padded_sequences, loss_fn=packed_sequence_loss)),

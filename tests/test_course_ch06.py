@@ -17,7 +17,7 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 from course import fresh_process, zoo
-from course.preflight import (CheckResult, Flight, Report, SmallConvNet, adam, decoder_flight,
+from course.preflight import (CheckResult, Flight, Report, SmallConvNet, adam, classification_loss, decoder_flight,
                               expect_each_step_on_a_zeroed_gradient, expect_verdict, expect_model_untouched,
                               healthy_flights, repeat_batch, without_dropout)
 from tools import notebook_run
@@ -52,6 +52,15 @@ def test_flight_replace_changes_one_field_and_keeps_the_rest():
     other = flight.replace(batch_size=3)
     assert other.batch_size == 3 and flight.batch_size == 8 and other.model is flight.model
     assert (other.steps, other.seed, other.functions, other.frozen, other.max_ratio) == (500, 0, (), (), 1e3)
+
+
+def test_a_flight_takes_a_dataloaders_list_batch_as_a_tuple():
+    flight = Flight(nn.Linear(10, 4), zoo.loader_points, classification_loss, adam(0.1))
+    x, y = batch = flight.make_batch(5)
+    assert isinstance(batch, tuple) and x.shape == (5, 10) and y.shape == (5,)
+    assert flight.replace(batch_size=3).make_batch is flight.make_batch
+    single = Flight(nn.Linear(10, 4), lambda n: torch.zeros(n, 10), classification_loss, adam(0.1))
+    assert torch.equal(single.make_batch(2), torch.zeros(2, 10))
 
 
 @pytest.mark.parametrize("name", ["mlp", "decoder", "convnet"])
