@@ -40,7 +40,7 @@ class CheckResult:
 @dataclass(frozen=True)
 class TupleBatches:
     """`make_batch` whose list batches come back as tuples: a DataLoader collates `(x, y)` into a list, the checks
-    take a tensor or a tuple, and a list sliced as a batch (`[x, y][rows]`) would hand every DDP rank all of it."""
+    take a tensor or a tuple, and a list sliced as a batch (`[x, y][rows]`) hands a DDP rank the whole list or none."""
     make_batch: object
 
     def __call__(self, n):

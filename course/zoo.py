@@ -1272,7 +1272,7 @@ class PrototypeDistances(nn.Module):
     """A prototypical classifier: logits -cdist(z, prototypes)², the class prototypes a buffer that forward then
     moves towards this batch's class means through .data. cdist saved the buffer itself, and check 2 exempts
     buffers (BatchNorm's are saved and updated in place legitimately), so backward computes with the moved
-    prototypes unseen."""
+    prototypes unseen there. Each process moves them by its own shard, which check 7 sees."""
 
     def __init__(self):
         super().__init__()
