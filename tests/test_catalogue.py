@@ -10,7 +10,7 @@ import pytest
 import torch
 from conftest import FIXTURE_COURSE, REPO_ROOT
 
-from autograder.catalogue import behaviour, entries
+from autograder.catalogue import behaviour, diagnosis, entries
 
 CATALOGUES = sorted((REPO_ROOT / "autograder" / "mutants").iterdir()) + sorted((FIXTURE_COURSE / "mutants").iterdir())
 
@@ -111,6 +111,47 @@ def test_a_mistake_is_named_only_when_it_reproduces_every_test_cell():
     found = behaviour.diagnose(exercises, results, _inline, replay, lambda source, index: {"name": source},
                                lambda: None, iter(range(0, 1000, 10)).__next__, 5)
     assert found["found"] == {} and found["cut"]
+
+
+def test_failed_test_cells_are_replayed_first_only_when_no_cell_reads_what_another_binds():
+    """A mistake that does not fail a cell as the student did is out before it replays the cells everyone
+    passes; the names found are the same in either order."""
+    wrong = _raised("", cell="<course 6>")
+    results = {5: {"stderr": ""}, 6: wrong}
+    table = {"student": (({"stderr": ""}, 1), (wrong, 27)), "same": (({"stderr": ""}, 1), (wrong, 27)),
+             "fails_other": (({"stderr": ""}, 1), (wrong, 6))}
+    replayed = []
+
+    def replay(index, definitions, carried, names, calls, expected):
+        replayed.append((definitions.get("name", "student"), index))
+        result, value = table[definitions.get("name", "student")][index - 5]
+        calls.append(behaviour.summary(value))
+        return result, {}
+
+    for any_order, first in ((True, 6), (False, 5)):
+        replayed.clear()
+        exercises = [{"name": "x", "names": ["x"], "tests": [5, 6], "any_order": any_order,
+                      "mistakes": [{"name": n, "source": n} for n in ("same", "fails_other")]}]
+        found = behaviour.diagnose(exercises, results, _inline, replay, lambda source, index: {"name": source},
+                                   lambda: None, iter(range(100)).__next__, 1000)
+        assert found["found"] == {"x": ["same"]}
+        assert replayed[0] == ("student", first)
+        assert (("fails_other", 5) in replayed) is not any_order  # out at the failed cell, before the passed one
+
+
+def test_test_cells_are_independent_unless_one_reads_a_name_another_binds():
+    independent = diagnosis.independent
+    assert independent(["_base = make()\nfor _n, _f in cases():\n    check(_f, _n)",
+                        "_base = make(seed=2)\nassert all(check(f) for f in [_base])\n"
+                        "def _helper(x, k=3):\n    y = x + k\n    return y\n_helper(_base)"])
+    assert not independent(["class _Loud:\n    pass", "check(_Loud())"])  # the second reads the first's class
+    assert not independent(["_base = make()", "def _f():\n    return _base\n_base = make()\n_f()"])
+    assert not independent(["import numpy as np", "np.random.seed(1)"])
+    assert not independent(["_total += 1", "_total = 0"])  # an augmented assignment reads first
+    assert not independent(["x = 1", "%time y = x"])  # a magic (get_ipython()) may read any name
+    assert not independent(["x = 1", "exec('y = x')"])
+    assert independent(["[k for k in range(3)]", "k = 2"]) and independent(["lambda v: v", "v = 1"])
+    assert not independent(["if ok():\n    _x = 1\nprint(_x)", "_x = 2"])  # the branch may leave _x unbound
 
 
 def test_numbers_a_cell_does_not_reproduce_by_itself_are_noise():

@@ -240,17 +240,27 @@ def _failing(exercise: dict, results: dict) -> bool:
         result.get("error", {}).get("ename") == "NotImplementedError" for result in failed)
 
 
+def _screening_order(exercise: dict, results: dict) -> list:
+    """The test cells in the order their replays are compared: the cells the student failed first when they may
+    run in any order ("any_order"; a mistake that does not fail them as the student did is out before it replays
+    the cells everyone passes), else as in the notebook. Which mistakes are named does not depend on it."""
+    tests = exercise["tests"]
+    if not exercise.get("any_order"):
+        return list(tests)
+    return sorted(tests, key=lambda index: outcome(results.get(index), f"<course {index}>") == ("passed",))
+
+
 def mistakes_shown(exercise: dict, results: dict, replay, define, clock, deadline: float) -> dict:
     """{"names": the mistakes of `exercise` whose replays show what the student's replay shows in every test
-    cell} or {"cut": True} when `deadline` passed first. The test cells are taken one at a time: the student's
-    replay of a cell, then the replays of the mistakes that showed the same in every cell before it; a cell is
-    replayed only while some mistake is still in. A student's replay that does not end as the cell first did (a
+    cell} or {"cut": True} when `deadline` passed first. The test cells are taken one at a time (failed ones first
+    when they may run in any order: see _screening_order): the student's replay of a cell, then the replays of the
+    mistakes that showed the same in every cell before it; a cell is replayed only while some mistake is still in. A student's replay that does not end as the cell first did (a
     test leaning on what later cells changed) ends it with no name, unless it differs only in numbers: those
     are noise (see `noise`), left out of the comparison. See diagnose for `replay` and `define`."""
     tests, names = exercise["tests"], exercise["names"]
     candidates = [(m["name"], d, {}) for m in exercise["mistakes"] if (d := define(m["source"], tests[0])) is not None]
     student_carried = {}
-    for index in tests:
+    for index in _screening_order(exercise, results):
         if not candidates:
             return {"names": []}
         if clock() > deadline:
@@ -277,7 +287,7 @@ def diagnose(exercises: list[dict], results: dict, isolated, replay, define, pre
     """{"found": {exercise: [mistake names]}, "seconds": ..., "cut": ...}: for every exercise of `exercises` that
     failed (see _failing), the mistakes whose replays show what the student's replay shows on all its test cells.
     `exercises`: [{"name", "names": what its solution defines, "tests": [test cell indices, in order],
-    "mistakes": [{"name", "source"}]}]. `define(source, index)` -> the names a mistake's code defines, run in the
+    "mistakes": [{"name", "source"}], "any_order": whether the test cells may be replayed in any order}]. `define(source, index)` -> the names a mistake's code defines, run in the
     state test cell `index` first ran in, or None if it cannot run; `replay(index, definitions, carried, names,
     calls, expected)` -> (the runner's result for test cell `index` run again from that state with `carried` (what
     earlier test cells of the replay defined) and `definitions` in place, the functions among `names` recorded
