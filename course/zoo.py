@@ -1110,6 +1110,33 @@ def exhausted_groups_adam(params):
                               {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0}], lr=1e-2)
 
 
+def layerwise_decay_adam(params):
+    """Layer-wise learning-rate decay, each group's scale written with an integer division: (i + 1) // groups is
+    0 for every group but the last, so those are held, and step() never moves them."""
+    params = list(params)
+    groups = [params[i:i + 2] for i in range(0, len(params), 2)]
+    return torch.optim.Adam([{"params": group, "lr": 1e-2 * ((i + 1) // len(groups))}
+                             for i, group in enumerate(groups)], lr=1e-2)
+
+
+class MatrixOnlySGD(torch.optim.Optimizer):
+    """A hand-written SGD with momentum whose step() skips 1-D tensors (meant: no weight decay on them): biases and
+    norm scales are held and get gradients, and never move."""
+
+    def __init__(self, params, lr=0.1, momentum=0.9):
+        super().__init__(params, {"lr": lr, "momentum": momentum})
+
+    @torch.no_grad()
+    def step(self):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None or p.dim() < 2:
+                    continue
+                buffer = self.state[p].setdefault("momentum", torch.zeros_like(p))
+                buffer.mul_(group["momentum"]).add_(p.grad)
+                p.add_(buffer, alpha=-group["lr"])
+
+
 class NeverZeroAdam(torch.optim.Adam):
     """An optimizer whose zero_grad() does nothing (say, a wrapper that forgot to pass it on)."""
 
@@ -1375,6 +1402,11 @@ BUGS = [
          lambda: fly(two_path(), make_optimizer=lambda p: torch.optim.SGD(p, lr=1e-5))),
     Case("exhausted-groups", "bug", "overfit", "parameter groups built from one generator: biases never updated",
          lambda: fly(two_path(), make_optimizer=exhausted_groups_adam)),
+    Case("zero-lr-groups", "bug", "overfit", "layer-wise learning rates scaled by (i + 1) // groups, an integer "
+         "division: every group but the last gets lr 0", lambda: fly(two_path(seed=83),
+                                                                   make_optimizer=layerwise_decay_adam)),
+    Case("step-skips-vectors", "bug", "overfit", "a hand-written SGD whose step() skips 1-D tensors: the biases "
+         "never move", lambda: fly(two_path(seed=84), make_optimizer=MatrixOnlySGD)),
     Case("never-zeroed", "bug", "overfit", "an optimizer whose zero_grad() does nothing",
          lambda: fly(two_path(), make_optimizer=never_zero_adam)),
     Case("last-layer-optimizer", "bug", "overfit", "an optimizer over the last layer only",

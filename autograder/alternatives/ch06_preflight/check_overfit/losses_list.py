@@ -15,6 +15,8 @@ def check_overfit(flight):
             return CheckResult("overfit", False, f"the optimizer is missing {name}")
     if math.isnan(losses[0]) or losses[0] <= 0:
         return CheckResult("overfit", False, f"L0 = {losses[0]:.4f}: cannot halve a loss that is not positive")
+    before = {n: p.detach().clone() for n, p in model.named_parameters()}
+    pushed = set()
     while len(losses) <= flight.steps:
         optimizer.zero_grad()
         leftover = [n for n, p in model.named_parameters()
@@ -22,8 +24,13 @@ def check_overfit(flight):
         if leftover:
             return CheckResult("overfit", False, f"gradient of {leftover[0]} survives zero_grad()")
         flight.loss_fn(model, batch).backward()
+        pushed |= {n for n, p in model.named_parameters()
+                   if n not in flight.frozen and p.grad is not None and p.grad.norm() > 0}
         optimizer.step()
         losses.append(flight.loss_fn(model, batch).item())
         if losses[-1] <= losses[0] / 2:
+            for n, p in model.named_parameters():
+                if n in pushed and n in before and p.shape == before[n].shape and not (p.detach() != before[n]).any():
+                    return CheckResult("overfit", False, f"{n} has gradients, yet step() left it unchanged")
             return CheckResult("overfit", True, f"halved after {len(losses) - 1} updates")
     return CheckResult("overfit", False, f"L0 = {losses[0]:.4f}, last loss {losses[-1]:.4f}")
