@@ -404,6 +404,24 @@ def label_smoothed_loss(model, batch):
     return F.cross_entropy(model(x), y, label_smoothing=0.1)
 
 
+def bf16_points(n):
+    """`points` in bfloat16, for a model whose weights are bfloat16."""
+    x, y = points(n)
+    return x.bfloat16(), y
+
+
+def bf16_mlp():
+    """An MLP with LayerNorm whose weights are bfloat16 (no float32 master copy): an update of AdamW at lr 1e-3 is
+    below half the spacing of bfloat16 numbers near the LayerNorm scale's 1.0, and rounds away."""
+    return seeded(lambda: nn.Sequential(nn.Linear(10, 32), nn.LayerNorm(32), nn.ReLU(), nn.Linear(32, 4)), 85).to(
+        torch.bfloat16)
+
+
+def float_classification_loss(model, batch):
+    """Cross-entropy of a model that computes in low precision, read in float32."""
+    return classification_loss(model, batch).float()
+
+
 def bf16_next_token_loss(model, batch):
     with torch.autocast("cpu", dtype=torch.bfloat16):
         return next_token_loss(model, batch)
@@ -620,6 +638,10 @@ HEALTHY = [
          lambda: fly(seeded_mlp([10, 32, 32, 4], seed=6), loss_fn=label_smoothed_loss)),
     Case("bf16-autocast", "healthy", None, "the decoder's forward under bfloat16 autocast",
          lambda: fly(tiny_decoder(7), make_batch=tokens, loss_fn=bf16_next_token_loss, batch_size=4)),
+    Case("bf16-weights", "healthy", None, "an MLP with LayerNorm trained in bfloat16 weights by AdamW at lr 1e-3: "
+         "the LayerNorm scale gets gradients but its updates round away", lambda: fly(
+             bf16_mlp(), make_batch=bf16_points, loss_fn=float_classification_loss,
+             make_optimizer=lambda p: torch.optim.AdamW(p, lr=1e-3))),
     Case("checkpointing", "healthy", None, "residual blocks recomputed in backward (activation checkpointing)",
          lambda: fly(seeded(CheckpointedMLP, 8))),
     Case("tied-embeddings", "healthy", None, "a decoder whose output layer is its token embedding",

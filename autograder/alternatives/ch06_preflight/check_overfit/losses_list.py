@@ -30,7 +30,8 @@ def check_overfit(flight):
         losses.append(flight.loss_fn(model, batch).item())
         if losses[-1] <= losses[0] / 2:
             for n, p in model.named_parameters():
-                if n in pushed and n in before and p.shape == before[n].shape and not (p.detach() != before[n]).any():
+                if (n in pushed and n in before and p.shape == before[n].shape and torch.finfo(p.dtype).bits >= 32
+                        and not (p.detach() != before[n]).any()):
                     return CheckResult("overfit", False, f"{n} has gradients, yet step() left it unchanged")
             return CheckResult("overfit", True, f"halved after {len(losses) - 1} updates")
     return CheckResult("overfit", False, f"L0 = {losses[0]:.4f}, last loss {losses[-1]:.4f}")

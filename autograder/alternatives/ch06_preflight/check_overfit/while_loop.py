@@ -27,7 +27,8 @@ def check_overfit(flight):
         elif loss.item() <= 0.5 * L0:
             current = dict(net.named_parameters())
             for n, value in initial:
-                if moved_by_grad.get(n) and n in current and torch.equal(current[n], value):
+                if (moved_by_grad.get(n) and n in current and current[n].dtype not in (torch.float16, torch.bfloat16)
+                        and torch.equal(current[n], value)):
                     return CheckResult("overfit", False, f"{n} is never updated although its gradient is not zero")
             return CheckResult("overfit", True, f"L_{k} = {loss.item():.4g} <= L0 / 2 = {L0 / 2:.4g}")
         if k == flight.steps:
