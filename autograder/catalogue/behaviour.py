@@ -254,9 +254,10 @@ def mistakes_shown(exercise: dict, results: dict, replay, define, clock, deadlin
     """{"names": the mistakes of `exercise` whose replays show what the student's replay shows in every test
     cell} or {"cut": True} when `deadline` passed first. The test cells are taken one at a time (failed ones first
     when they may run in any order: see _screening_order): the student's replay of a cell, then the replays of the
-    mistakes that showed the same in every cell before it; a cell is replayed only while some mistake is still in. A student's replay that does not end as the cell first did (a
-    test leaning on what later cells changed) ends it with no name, unless it differs only in numbers: those
-    are noise (see `noise`), left out of the comparison. See diagnose for `replay` and `define`."""
+    mistakes that showed the same in every cell before it; a cell is replayed only while some mistake is still in.
+    A student's replay that does not end as the cell first did (a test leaning on what later cells changed) ends it
+    with no name, unless it differs only in numbers: those are noise (see `noise`), left out of the comparison. See
+    diagnose for `replay` and `define`."""
     tests, names = exercise["tests"], exercise["names"]
     candidates = [(m["name"], d, {}) for m in exercise["mistakes"] if (d := define(m["source"], tests[0])) is not None]
     student_carried = {}
@@ -287,8 +288,9 @@ def diagnose(exercises: list[dict], results: dict, isolated, replay, define, pre
     """{"found": {exercise: [mistake names]}, "seconds": ..., "cut": ...}: for every exercise of `exercises` that
     failed (see _failing), the mistakes whose replays show what the student's replay shows on all its test cells.
     `exercises`: [{"name", "names": what its solution defines, "tests": [test cell indices, in order],
-    "mistakes": [{"name", "source"}], "any_order": whether the test cells may be replayed in any order}]. `define(source, index)` -> the names a mistake's code defines, run in the
-    state test cell `index` first ran in, or None if it cannot run; `replay(index, definitions, carried, names,
+    "mistakes": [{"name", "source"}], "any_order": whether the test cells may be replayed in any order}].
+    `define(source, index)` -> the names a mistake's code defines, run in the state test cell `index` first ran in,
+    or None if it cannot run; `replay(index, definitions, carried, names,
     calls, expected)` -> (the runner's result for test cell `index` run again from that state with `carried` (what
     earlier test cells of the replay defined) and `definitions` in place, the functions among `names` recorded
     into `calls` and checked against `expected` (see `recording`); the names this run defined). `isolated(work)`
