@@ -575,6 +575,31 @@ def task_loss(model, batch):
     return F.cross_entropy(model(x, task[0].item()), y)
 
 
+class MixedTaskHeads(TaskHeads):
+    """A shared trunk and one head per task, every head computed for every row; each row reads its own task's head.
+    A batch of 8 rows over 12 tasks leaves some heads in the graph with an exactly zero gradient (a dense mixture
+    of experts, whose gates are 0 for the experts a row did not pick, does the same)."""
+
+    def __init__(self, tasks=12):
+        super().__init__(tasks)
+
+    def forward(self, x, task):
+        h = torch.relu(self.trunk(x))
+        every = torch.stack([head(h) for head in self.heads], 1)      # [B, tasks, 4]
+        return every[torch.arange(len(x)), task]
+
+
+def mixed_task_points(n, tasks=12):
+    """n random points, labels in 0..3, and each row's own task id, drawn at random."""
+    x, y = points(n)
+    return x, y, torch.randint(tasks, (n,))
+
+
+def mixed_task_loss(model, batch):
+    x, y, task = batch
+    return F.cross_entropy(model(x, task), y)
+
+
 class LayerDropMLP(nn.Module):
     """Residual layers that training skips at random, each for the whole batch, with probability 0.2 (LayerDrop)."""
 
@@ -691,6 +716,9 @@ HEALTHY = [
          "expert out of its graph", lambda: fly(seeded(Top1MoE, 79))),
     Case("task-heads", "healthy", None, "one head per task, one task per batch (task sampling): a batch reaches one "
          "head", lambda: fly(seeded(TaskHeads, 80), make_batch=task_points, loss_fn=task_loss)),
+    Case("mixed-task-batch", "healthy", None, "one head per task, every head computed for every row, each row "
+         "reading its own task's: a batch of 8 rows over 12 tasks leaves some heads with an exactly zero gradient",
+         lambda: fly(seeded(MixedTaskHeads, 83), make_batch=mixed_task_points, loss_fn=mixed_task_loss)),
     Case("layer-drop", "healthy", None, "residual layers skipped at random for the whole batch (LayerDrop 0.2)",
          lambda: fly(seeded(LayerDropMLP, 81))),
     Case("dataloader-batches", "healthy", None, "batches from a shuffling DataLoader, which collates them into "

@@ -32,6 +32,13 @@ def check_gradients(flight):
             optimizer.zero_grad()
             flight.loss_fn(model, batch).backward()
             still &= {n for n in still if by_name[n].grad is None or not by_name[n].grad.to_dense().any()}
+        tries = 0
+        while still and tries < 64:
+            for p in params:
+                p.grad = None
+            flight.loss_fn(model, flight.make_batch(flight.batch_size)).backward()
+            still = {n for n in still if by_name[n].grad is None or not by_name[n].grad.to_dense().any()}
+            tries += 1
         problems.update({n: "zero gradient" for n in still})
     first = next((n for n in names if n in problems), None)
     if first is None:

@@ -37,6 +37,15 @@ def check_gradients(flight):
                 g = params[n].grad
                 if g is not None and g.any():
                     still_zero.discard(n)
+        for _ in range(64):
+            if not still_zero:
+                break
+            model.zero_grad()
+            flight.loss_fn(model, flight.make_batch(flight.batch_size)).backward()
+            for n in list(still_zero):
+                g = params[n].grad
+                if g is not None and g.any():
+                    still_zero.discard(n)
         for n in candidates:
             if n in still_zero:
                 verdicts[n] = "zero"
