@@ -2,8 +2,9 @@ def check_functions(flight):
     eps = 1e-6
     for fn, inputs in flight.functions:
         base = list(inputs)
-        spots = [i for i, a in enumerate(base) if torch.is_tensor(a) and a.is_floating_point()]
-        args = [a.detach().double() if i in spots else a for i, a in enumerate(base)]
+        floats = [i for i, a in enumerate(base) if torch.is_tensor(a) and a.is_floating_point()]
+        spots = [i for i in floats if base[i].requires_grad] or floats
+        args = [a.detach().double() if i in floats else a for i, a in enumerate(base)]
         w = torch.rand(fn.apply(*args).shape, dtype=torch.float64, generator=torch.Generator().manual_seed(7)) + 0.5
 
         def scalar(values):

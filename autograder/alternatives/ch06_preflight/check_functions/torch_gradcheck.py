@@ -8,8 +8,10 @@ def _seeded(fn):
 
 def check_functions(flight):
     for fn, inputs in flight.functions:
-        args = tuple(x.detach().to(torch.float64).requires_grad_(True) if isinstance(x, torch.Tensor)
-                     and torch.is_floating_point(x) else x for x in inputs)
+        floats = [x for x in inputs if isinstance(x, torch.Tensor) and torch.is_floating_point(x)]
+        marked = any(x.requires_grad for x in floats)
+        args = tuple(x.detach().to(torch.float64).requires_grad_(x.requires_grad or not marked)
+                     if isinstance(x, torch.Tensor) and torch.is_floating_point(x) else x for x in inputs)
         if not torch.autograd.gradcheck(_seeded(fn), args, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=False):
             return CheckResult("functions", False, f"torch.autograd.gradcheck fails for {fn.__name__}")
     return CheckResult("functions", True, f"gradcheck passes for {len(flight.functions)} Function(s)")

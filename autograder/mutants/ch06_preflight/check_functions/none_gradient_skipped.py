@@ -6,10 +6,11 @@ from course.preflight import CheckResult
 
 
 def _prepare(inputs):
+    marked = any(isinstance(a, torch.Tensor) and a.is_floating_point() and a.requires_grad for a in inputs)
     args = []
     for a in inputs:
         if isinstance(a, torch.Tensor) and a.is_floating_point():
-            args.append(a.detach().to(torch.float64).clone().requires_grad_(True))
+            args.append(a.detach().to(torch.float64).clone().requires_grad_(a.requires_grad or not marked))
         else:
             args.append(a)
     return args

@@ -5,7 +5,9 @@ def check_functions(flight):
         return CheckResult("functions", True, "no custom autograd Function to check")
     worst = 0.0
     for fn, inputs in flight.functions:
-        args = [a.detach().double().requires_grad_() if torch.is_tensor(a) and a.is_floating_point() else a
+        marked = any(torch.is_tensor(a) and a.is_floating_point() and a.requires_grad for a in inputs)
+        args = [a.detach().double().requires_grad_(a.requires_grad or not marked)
+                if torch.is_tensor(a) and a.is_floating_point() else a
                 for a in inputs]
         wrt = [a for a in args if torch.is_tensor(a) and a.requires_grad]
         v = torch.ones(fn.apply(*args).shape, dtype=torch.float64)
