@@ -63,7 +63,7 @@ class Flight:
     loss_fn: object
     make_optimizer: object
     batch_size: int = 8
-    steps: int = 500
+    steps: int = 2000
     seed: int = 0
     functions: tuple = ()
     frozen: tuple = ()

@@ -51,7 +51,7 @@ def test_flight_replace_changes_one_field_and_keeps_the_rest():
     flight = healthy_flights()["mlp"]
     other = flight.replace(batch_size=3)
     assert other.batch_size == 3 and flight.batch_size == 8 and other.model is flight.model
-    assert (other.steps, other.seed, other.functions, other.frozen, other.max_ratio) == (500, 0, (), (), 1e3)
+    assert (other.steps, other.seed, other.functions, other.frozen, other.max_ratio) == (2000, 0, (), (), 1e3)
 
 
 def test_a_flight_takes_a_dataloaders_list_batch_as_a_tuple():
