@@ -13,7 +13,9 @@ def check_functions(flight):
                 return (fn.apply(*values) * w).sum()
 
         leaves = [a.clone().requires_grad_() if i in spots else a for i, a in enumerate(args)]
-        auto = torch.autograd.grad(scalar(leaves), [leaves[i] for i in spots], allow_unused=True)
+        total = scalar(leaves)
+        scalar([a.flip(list(range(a.dim()))) if i in floats else a for i, a in enumerate(args)])   # a second layer's call
+        auto = torch.autograd.grad(total, [leaves[i] for i in spots], allow_unused=True)
         for i, g in zip(spots, auto):
             g = torch.zeros_like(args[i]) if g is None else g
             for j in range(args[i].numel()):

@@ -1,8 +1,12 @@
-def _seeded(fn):
+def _seeded(fn, flipped):
     def apply(*args):
         with torch.random.fork_rng():
             torch.manual_seed(0)
-            return fn.apply(*args)
+            out = fn.apply(*args)
+        with torch.random.fork_rng():             # a second call before gradcheck's backward, as a second layer's
+            torch.manual_seed(0)
+            fn.apply(*flipped)
+        return out
     return apply
 
 
@@ -12,6 +16,8 @@ def check_functions(flight):
         marked = any(x.requires_grad for x in floats)
         args = tuple(x.detach().to(torch.float64).requires_grad_(x.requires_grad or not marked)
                      if isinstance(x, torch.Tensor) and torch.is_floating_point(x) else x for x in inputs)
-        if not torch.autograd.gradcheck(_seeded(fn), args, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=False):
+        flipped = [a.detach().flip(tuple(range(a.dim()))) if isinstance(a, torch.Tensor) and torch.is_floating_point(a)
+                   else a for a in args]
+        if not torch.autograd.gradcheck(_seeded(fn, flipped), args, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=False):
             return CheckResult("functions", False, f"torch.autograd.gradcheck fails for {fn.__name__}")
     return CheckResult("functions", True, f"gradcheck passes for {len(flight.functions)} Function(s)")
