@@ -4,7 +4,8 @@
     result = some_check(flight)                                     # -> CheckResult(name, passed, reason)
     report = Report([result, ...])                                  # prints as a table in a notebook
 
-A check never changes `flight.model`: it works on a copy, in training mode, as a run would. `make_batch(batch_size)`
+A check never changes `flight.model`: it works on a copy, in training mode, as a run would (`copy_model` keeps
+the gradient hooks registered on parameters, which `copy.deepcopy` drops). `make_batch(batch_size)`
 returns a batch (a tensor or a tuple of tensors whose first dimension is the batch; a list, as a DataLoader gives,
 comes back as a tuple), `loss_fn(model, batch)` a 0-dim loss tensor (chapter 6's DDP check hands it the DDP
 wrapper: a loss that reads the model's attributes reaches them through `getattr(model, "module", model)`, as DDP
@@ -15,6 +16,7 @@ check that compares two forward passes (chapter 6's DDP check).
 The healthy flights at the bottom (an MLP, the tiny LLaMA-style decoder of chapters 4 and 5, a small conv net)
 are sized for seconds on a CPU; chapter 6 runs every check on them and expects every check to pass.
 """
+import copy
 import dataclasses
 import inspect
 from dataclasses import dataclass
@@ -215,6 +217,17 @@ class SmallConvNet(nn.Module):
         h = F.relu(self.conv1(x))
         h = F.relu(self.conv2(h))
         return self.head(h.mean(dim=(2, 3)))
+
+
+def copy_model(model):
+    """`copy.deepcopy(model)`, with each parameter's gradient hooks (`p.register_hook`) registered again on its copy:
+    deepcopy drops them, and a hook changes the gradient the optimizer gets (a mask, a clip, a rescale). The hooks
+    are the original's functions: one that reads the model reads the original."""
+    twin = copy.deepcopy(model)
+    for original, copied in zip(model.parameters(), twin.parameters()):
+        for hook in (original._backward_hooks or {}).values():   # torch lists a tensor's hooks nowhere public
+            copied.register_hook(hook)
+    return twin
 
 
 def adam(lr):

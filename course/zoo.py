@@ -803,6 +803,16 @@ class NoGradLayer(TwoPath):
         return self.fc2(h)
 
 
+class MaskedNewRows(TwoPath):
+    """fc1 grown by 8 units, and only the new rows meant to train: a gradient hook multiplies fc1.weight's gradient
+    by a mask of the rows to train, which is all zeros (the new rows were appended, but the mask marks none)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("new_rows", torch.zeros(self.fc1.out_features, 1))   # meant: 1 for the last 8
+        self.fc1.weight.register_hook(lambda g: g * self.new_rows)
+
+
 class DataWrite(nn.Module):
     """tanh saves its output for backward; a write through .data changes it behind autograd's back."""
 
@@ -1401,6 +1411,9 @@ BUGS = [
     Case("gradient-scale-0", "bug", "gradients", "a gradient-scaling layer at 0: the side branch's first layer "
          "never gets a gradient", lambda: fly(two_path(GradScaledZero))),
     # graph
+    Case("zero-mask-hook", "bug", "gradients", "a gradient hook masks fc1.weight's gradient to the rows meant to "
+         "train, and the mask is all zeros (copy.deepcopy drops such a hook: check 1 copies with copy_model)",
+         lambda: fly(two_path(MaskedNewRows, seed=84))),
     Case("detached-branch", "bug", "graph", "a branch .detach()ed before it joins the output",
          lambda: fly(two_path(Detached))),
     Case("no-grad-layer", "bug", "graph", "a layer computed under torch.no_grad()",

@@ -17,8 +17,8 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 from course import fresh_process, zoo
-from course.preflight import (CheckResult, Flight, Report, SmallConvNet, adam, classification_loss, decoder_flight,
-                              expect_each_step_on_a_zeroed_gradient, expect_verdict, expect_model_untouched,
+from course.preflight import (CheckResult, Flight, Report, SmallConvNet, adam, classification_loss, copy_model,
+                              decoder_flight, expect_each_step_on_a_zeroed_gradient, expect_verdict, expect_model_untouched,
                               healthy_flights, repeat_batch, without_dropout)
 from tools import notebook_run
 
@@ -52,6 +52,21 @@ def test_flight_replace_changes_one_field_and_keeps_the_rest():
     other = flight.replace(batch_size=3)
     assert other.batch_size == 3 and flight.batch_size == 8 and other.model is flight.model
     assert (other.steps, other.seed, other.functions, other.frozen, other.max_ratio) == (2000, 0, (), (), 1e3)
+
+
+def test_copy_model_keeps_each_parameters_gradient_hooks_and_leaves_the_original_alone():
+    model = nn.Sequential(nn.Linear(3, 4), nn.Linear(4, 2))
+    model[0].weight.register_hook(lambda g: g * 0)
+    model[1].bias.register_hook(lambda g: g + 1)
+    twin = copy_model(model)
+    assert all(a is not b for a, b in zip(model.parameters(), twin.parameters()))
+    twin(torch.randn(5, 3)).sum().backward()
+    assert not twin[0].weight.grad.any() and twin[0].bias.grad.any()
+    assert torch.equal(twin[1].bias.grad, torch.full((2,), 6.0))     # 5 rows, each 1, then the hook's + 1
+    assert all(p.grad is None for p in model.parameters())
+    plain = copy.deepcopy(model)
+    plain(torch.randn(5, 3)).sum().backward()
+    assert plain[0].weight.grad.any()                                   # what deepcopy alone gives: no hook
 
 
 def test_a_flight_takes_a_dataloaders_list_batch_as_a_tuple():

@@ -1,5 +1,5 @@
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     names = [n for n, _ in model.named_parameters()]
     params = [p for _, p in model.named_parameters()]
     batch = flight.make_batch(flight.batch_size)

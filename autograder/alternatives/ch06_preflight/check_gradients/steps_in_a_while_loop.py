@@ -1,7 +1,7 @@
 import math
 
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model)
+    model = copy_model(flight.model)
     model.train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)

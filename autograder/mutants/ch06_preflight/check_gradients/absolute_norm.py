@@ -2,7 +2,7 @@
 # Canonical mistake: compares the gradient's norm itself with max_ratio: a loss that is a sum, or scaled, changes the verdict.
 # Hint: Reread the exploding verdict: ‖g‖·‖w‖ is compared with max_ratio times |L|, not with max_ratio alone.
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     scale = abs(loss.item())

@@ -2,7 +2,7 @@
 # Canonical mistake: judges the copy in the mode it was handed in: a model given in eval mode hides what training mode breaks.
 # Hint: Reread the first sentence: the copy is put in training mode.
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model)
+    model = copy_model(flight.model)
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     scale = abs(loss.item())

@@ -2,7 +2,7 @@
 # Canonical mistake: calls a gradient exploding when ‖g‖·‖w‖ equals max_ratio · |L|: the rule says more than.
 # Hint: Reread the exploding rule: ‖g‖·‖w‖ > flight.max_ratio · |L|, strictly.
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     scale = abs(loss.item())

@@ -3,7 +3,7 @@
 # so one nan or inf among finite elements passes.
 # Hint: Reread the non-finite rule: some element of g is nan or ±inf.
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     scale = abs(loss.item())

@@ -1,7 +1,7 @@
 # Canonical mistake: calls a parameter exploding when its ‖g‖/‖w‖ is max_ratio times the median's: layer scale makes ordinary layers look exploding.
 # Hint: Reread the exploding verdict: which product of norms is compared with max_ratio, and against what?
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     scale = abs(loss.item())

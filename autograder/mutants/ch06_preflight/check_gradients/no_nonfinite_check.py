@@ -2,7 +2,7 @@
 # Canonical mistake: never looks for nan or inf: a NaN gradient counts as neither zero nor exploding.
 # Hint: Reread the first of the three verdicts: which elements make a gradient non-finite?
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     scale = abs(loss.item())

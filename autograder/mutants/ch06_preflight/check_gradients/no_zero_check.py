@@ -1,7 +1,7 @@
 # Canonical mistake: never flags a gradient that is exactly zero: a dead layer passes.
 # Hint: Reread the third verdict: a gradient that is exactly zero, and stays so, is a failure too.
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     scale = abs(loss.item())

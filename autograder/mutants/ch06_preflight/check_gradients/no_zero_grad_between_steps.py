@@ -3,7 +3,7 @@
 # pass adds to the last one's gradients and the later steps move by their sum.
 # Hint: Reread what follows each optimizer.step() in the zero rule: zero_grad(), then a new backward pass.
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     limit = flight.max_ratio * abs(loss.item())   # an exploding parameter's ‖g‖·‖w‖ is above it

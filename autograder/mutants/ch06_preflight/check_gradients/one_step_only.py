@@ -2,7 +2,7 @@
 # Canonical mistake: takes one optimizer step instead of three before calling a gradient zero: a branch behind two or three zero-initialised gates is flagged.
 # Hint: Reread the zero verdict: how many optimizer steps, each followed by a new backward pass?
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     scale = abs(loss.item())

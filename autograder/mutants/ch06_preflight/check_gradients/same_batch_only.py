@@ -2,7 +2,7 @@
 # Canonical mistake: judges a zero gradient on the one batch only: a head for a task that batch does not hold, or an expert its router skipped, is called dead.
 # Hint: Reread the zero verdict: after the three steps, fresh batches get their turn before a gradient counts as zero.
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     limit = flight.max_ratio * abs(loss.item())   # an exploding parameter's ‖g‖·‖w‖ is above it

@@ -2,7 +2,7 @@
 # Canonical mistake: judges only the parameters named ...weight, so a broken bias passes.
 # Hint: Reread which parameters are judged: every parameter whose .grad is not None.
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     scale = abs(loss.item())

@@ -1,7 +1,7 @@
 # Canonical mistake: calls every exactly-zero gradient dead at once, without the optimizer steps: LoRA's A and gated branches fail.
 # Hint: Reread the zero verdict: when does an exactly-zero gradient count as zero, and what must happen first?
 def check_gradients(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     loss = flight.loss_fn(model, batch)
     scale = abs(loss.item())
