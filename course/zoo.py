@@ -1410,10 +1410,10 @@ BUGS = [
          "branch's gradients explode", lambda: fly(two_path(GradScaled))),
     Case("gradient-scale-0", "bug", "gradients", "a gradient-scaling layer at 0: the side branch's first layer "
          "never gets a gradient", lambda: fly(two_path(GradScaledZero))),
-    # graph
     Case("zero-mask-hook", "bug", "gradients", "a gradient hook masks fc1.weight's gradient to the rows meant to "
          "train, and the mask is all zeros (copy.deepcopy drops such a hook: check 1 copies with copy_model)",
          lambda: fly(two_path(MaskedNewRows, seed=84))),
+    # graph
     Case("detached-branch", "bug", "graph", "a branch .detach()ed before it joins the output",
          lambda: fly(two_path(Detached))),
     Case("no-grad-layer", "bug", "graph", "a layer computed under torch.no_grad()",

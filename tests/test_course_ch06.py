@@ -18,8 +18,8 @@ from torch.utils.checkpoint import checkpoint
 
 from course import fresh_process, zoo
 from course.preflight import (CheckResult, Flight, Report, SmallConvNet, adam, classification_loss, copy_model,
-                              decoder_flight, expect_each_step_on_a_zeroed_gradient, expect_verdict, expect_model_untouched,
-                              healthy_flights, repeat_batch, without_dropout)
+                              decoder_flight, expect_each_step_on_a_zeroed_gradient, expect_verdict,
+                              expect_model_untouched, healthy_flights, repeat_batch, without_dropout)
 from tools import notebook_run
 
 SOURCE = Path(__file__).resolve().parents[1] / "source" / "ch06_preflight" / "ch06_preflight.ipynb"
