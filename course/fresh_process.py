@@ -47,13 +47,20 @@ class FreshProcessError(RuntimeError):
 
 
 class _Pickler(cloudpickle.Pickler):
-    """cloudpickle, but a tensor with a grad_fn travels detached (autograd graphs do not cross processes), and a
+    """cloudpickle, but a tensor with a grad_fn travels detached (autograd graphs do not cross processes), a leaf's
+    gradient hooks (`p.register_hook`), which torch's pickling drops with a warning, travel with it, and a
     parametrized module (weight_norm, spectral_norm, ...), which refuses to be pickled, travels as its class and
     attributes, the way copy.deepcopy copies it."""
 
     def reducer_override(self, obj):
         if isinstance(obj, torch.Tensor) and obj.grad_fn is not None:
             return _same, (obj.detach(),)
+        if isinstance(obj, torch.Tensor) and obj._backward_hooks:
+            bare = obj.detach().requires_grad_(obj.requires_grad)
+            if isinstance(obj, torch.nn.Parameter):
+                bare = torch.nn.Parameter(bare, obj.requires_grad)
+            # the hooks as state, set once the tensor exists: a hook that refers to its own tensor finds it
+            return _same, (bare,), list(obj._backward_hooks.values()), None, None, _register_hooks
         if isinstance(obj, torch.nn.Module) and parametrize.is_parametrized(obj):
             return _bare_instance, (type(obj),), obj.__dict__
         return super().reducer_override(obj)
@@ -63,6 +70,11 @@ def _same(value):
     return value
 
 
+def _register_hooks(tensor, hooks):
+    for hook in hooks:
+        tensor.register_hook(hook)
+
+
 def _bare_instance(cls):
     return object.__new__(cls)
 
@@ -70,16 +82,17 @@ def _bare_instance(cls):
 def dumps(obj) -> bytes:
     """`obj` pickled by value (cloudpickle), tensors that are part of a graph detached; no class is changed."""
     buffer = io.BytesIO()
-    with _slot_names_not_cached():
+    with slot_names_not_cached():
         _Pickler(buffer).dump(obj)
     return buffer.getvalue()
 
 
 @contextlib.contextmanager
-def _slot_names_not_cached():
-    """The first time an object of a class is pickled, copyreg caches the class's slot names on the class
-    (`__slotnames__`): pickling would change torch's and the course's classes (Tensor, Flight), which the grader
-    watches. Inside the block the names are computed as usual and the cache is taken away again."""
+def slot_names_not_cached():
+    """The first time an object of a class is pickled or deep-copied, copyreg caches the class's slot names on the
+    class (`__slotnames__`): pickling or copying would change torch's and the course's classes (Tensor, Flight,
+    spectral_norm's hook), which the grader watches. Inside the block the names are computed as usual and the cache
+    is taken away again."""
     original = copyreg._slotnames
 
     def uncached(cls):

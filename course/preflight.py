@@ -5,7 +5,8 @@
     report = Report([result, ...])                                  # prints as a table in a notebook
 
 A check never changes `flight.model`: it works on a copy, in training mode, as a run would (`copy_model` keeps
-the gradient hooks registered on parameters, which `copy.deepcopy` drops). `make_batch(batch_size)`
+the gradient hooks registered on parameters, which `copy.deepcopy` drops, and copies the tensors an earlier forward
+pass left in the model, which deepcopy refuses). `make_batch(batch_size)`
 returns a batch (a tensor or a tuple of tensors whose first dimension is the batch; a list, as a DataLoader gives,
 comes back as a tuple), `loss_fn(model, batch)` a 0-dim loss tensor (chapter 6's DDP check hands it the DDP
 wrapper: a loss that reads the model's attributes reaches them through `getattr(model, "module", model)`, as DDP
@@ -27,6 +28,7 @@ from torch import nn
 from torch.overrides import TorchFunctionMode
 
 from .decoder import seeded_decoder, token_batch
+from .fresh_process import slot_names_not_cached
 from .models import seeded, seeded_mlp
 
 
@@ -220,14 +222,40 @@ class SmallConvNet(nn.Module):
 
 
 def copy_model(model):
-    """`copy.deepcopy(model)`, with each parameter's gradient hooks (`p.register_hook`) registered again on its copy:
-    deepcopy drops them, and a hook changes the gradient the optimizer gets (a mask, a clip, a rescale). The hooks
-    are the original's functions: one that reads the model reads the original."""
-    twin = copy.deepcopy(model)
+    """`copy.deepcopy(model)` that also copies what deepcopy will not:
+    - each parameter's gradient hooks (`p.register_hook`), registered again on its copy: deepcopy drops them, and a
+      hook changes the gradient the optimizer gets (a mask, a clip, a rescale). The hooks are the original's
+      functions: one that reads the model reads the original;
+    - a tensor an earlier forward pass computed and the model keeps (an attention map kept for display, a forward
+      hook's stored outputs, the weight of `nn.utils.spectral_norm`), copied detached: deepcopy refuses a tensor
+      that is not a leaf, and the copy's own forward pass computes it again."""
+    detached = {id(t): t.detach().clone() for t in _computed_tensors(model)}
+    with slot_names_not_cached():
+        twin = copy.deepcopy(model, detached)
     for original, copied in zip(model.parameters(), twin.parameters()):
         for hook in (original._backward_hooks or {}).values():   # torch lists a tensor's hooks nowhere public
             copied.register_hook(hook)
     return twin
+
+
+def _computed_tensors(model):
+    """The tensors that are not leaves among the attributes of `model`'s modules, inside lists, tuples, sets and
+    dicts too."""
+    found, seen = [], set()
+    stack = [value for module in model.modules() for value in vars(module).values()]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen or isinstance(value, nn.Module):   # a module's own attributes are on the stack
+            continue
+        seen.add(id(value))
+        if isinstance(value, torch.Tensor):
+            if not value.is_leaf:
+                found.append(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            stack.extend(value)
+    return found
 
 
 def adam(lr):

@@ -353,6 +353,37 @@ class LSTMClassifier(nn.Module):
         return self.head(self.lstm(x)[0][:, -1])
 
 
+class AttentionKeeper(nn.Module):
+    """One self-attention layer over a sequence, then the mean over positions: it keeps its last attention weights,
+    graph and all, for display (`model.attention`), as visualisation code does."""
+
+    def __init__(self, dim=10, classes=4):
+        super().__init__()
+        self.qkv, self.head, self.attention = nn.Linear(dim, 3 * dim), nn.Linear(dim, classes), None
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        self.attention = (q @ k.transpose(1, 2) / q.shape[-1] ** 0.5).softmax(-1)
+        return self.head((self.attention @ v).mean(1))
+
+
+def spectral_normed_mlp():
+    """An MLP whose linear layers go through `nn.utils.spectral_norm`, the hook-based form GAN code uses: each
+    forward pass computes the weight again and keeps it on the layer."""
+    model = seeded_mlp([10, 32, 32, 4], seed=86)
+    for layer in model:
+        if isinstance(layer, nn.Linear):
+            nn.utils.spectral_norm(layer)
+    return model
+
+
+def looked_at(flight):
+    """`flight`, after one forward pass on its model, as a user runs one to see the output before the pre-flight:
+    what the model keeps from it is then in the model the checks copy."""
+    flight.loss_fn(flight.model, flight.make_batch(flight.batch_size))
+    return flight
+
+
 def padded_sequences(n, longest=12):
     """n sequences of random lengths in 2..longest, padded with zeros to the longest of this batch (dynamic
     padding, as a collate function does it), their lengths, and random labels in 0..3."""
@@ -726,6 +757,12 @@ HEALTHY = [
     Case("dynamic-padding", "healthy", None, "a GRU over packed sequences of random lengths, padded to the longest "
          "in their batch: a batch's shape varies from draw to draw",
          lambda: fly(seeded(PackedGRUClassifier, 60), make_batch=padded_sequences, loss_fn=packed_sequence_loss)),
+    Case("kept-attention", "healthy", None, "self-attention that keeps its last attention weights, graph and all, "
+         "for display, after the user's first forward pass (copy.deepcopy refuses such a model: the checks copy "
+         "with copy_model)", lambda: looked_at(fly(seeded(AttentionKeeper, 87), make_batch=sequences))),
+    Case("spectral-norm", "healthy", None, "an MLP under the hook-based nn.utils.spectral_norm of GAN code, after "
+         "the user's first forward pass (the weight it computed is kept on each layer)",
+         lambda: looked_at(fly(spectral_normed_mlp()))),
 ]
 
 
@@ -1399,6 +1436,29 @@ class RunningMaxClip(TwoPath):
         return self.fc2(torch.minimum(h, self.running_max))
 
 
+class ActNorm(nn.Module):
+    """Glow's activation normalisation: a scale and shift per feature, set on the first training batch so that its
+    outputs have mean 0 and standard deviation 1 (data-dependent initialisation), then learned. Under DDP each
+    process sets them from its own shard, and the processes train different models from then on."""
+
+    def __init__(self, features):
+        super().__init__()
+        self.log_scale, self.shift = nn.Parameter(torch.zeros(features)), nn.Parameter(torch.zeros(features))
+        self.register_buffer("initialised", torch.tensor(False))
+
+    def forward(self, x):
+        if self.training and not self.initialised:
+            with torch.no_grad():
+                self.shift.copy_(-x.mean(0))
+                self.log_scale.copy_(-(x.std(0) + 1e-6).log())
+                self.initialised.fill_(True)
+        return (x + self.shift) * self.log_scale.exp()
+
+
+def actnorm_mlp():
+    return seeded(lambda: nn.Sequential(nn.Linear(10, 32), ActNorm(32), nn.ReLU(), nn.Linear(32, 4)), 88)
+
+
 BUGS = [
     # gradients
     Case("dead-relu", "bug", "gradients", "fc1's bias starts at -10: every unit is dead, its gradient stays 0",
@@ -1411,7 +1471,7 @@ BUGS = [
     Case("gradient-scale-0", "bug", "gradients", "a gradient-scaling layer at 0: the side branch's first layer "
          "never gets a gradient", lambda: fly(two_path(GradScaledZero))),
     Case("zero-mask-hook", "bug", "gradients", "a gradient hook masks fc1.weight's gradient to the rows meant to "
-         "train, and the mask is all zeros (copy.deepcopy drops such a hook: check 1 copies with copy_model)",
+         "train, and the mask is all zeros (copy.deepcopy drops such a hook: the checks copy with copy_model)",
          lambda: fly(two_path(MaskedNewRows, seed=84))),
     # graph
     Case("detached-branch", "bug", "graph", "a branch .detach()ed before it joins the output",
@@ -1532,6 +1592,8 @@ BUGS = [
          "batch's class means after cdist saved them: backward reads the moved ones, unseen by check 2 (buffers are "
          "exempt), and each process moves them by its own shard", lambda: fly(seeded(PrototypeDistances, 24),
                                                                              loss_fn=prototype_loss)),
+    Case("actnorm-per-process", "bug", "ddp", "ActNorm (Glow) sets its scale and shift from the first training "
+         "batch: each process from its own shard", lambda: fly(actnorm_mlp())),
     Case("running-max-observer", "bug", "ddp", "activations clipped at a running max that forward updates from the "
          "batch and then uses: each process measures its own shard (a QAT observer without its all-reduce)",
          lambda: fly(two_path(RunningMaxClip, seed=75))),

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import nbformat
@@ -67,6 +68,54 @@ def test_copy_model_keeps_each_parameters_gradient_hooks_and_leaves_the_original
     plain = copy.deepcopy(model)
     plain(torch.randn(5, 3)).sum().backward()
     assert plain[0].weight.grad.any()                                   # what deepcopy alone gives: no hook
+
+
+class _KeepsWhatItComputed(nn.Module):
+    # what models keep from their last forward pass: an attention map for display, a hook's outputs in a dict
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+        self.attention, self.taps = None, {"kept": []}
+
+    def forward(self, x):
+        h = self.body[:2](x)
+        self.attention = h.softmax(-1)
+        self.taps["kept"].append(h)
+        return self.body[2](h)
+
+
+def test_copy_model_copies_the_tensors_a_forward_pass_left_detached_where_deepcopy_refuses():
+    model = _KeepsWhatItComputed()
+    model(torch.randn(5, 3))
+    spectral = nn.utils.spectral_norm(nn.Linear(3, 2))                  # its weight: computed in every forward pass
+    spectral(torch.randn(5, 3))
+    for original in (model, spectral):
+        with pytest.raises(RuntimeError, match="graph leaves"):
+            copy.deepcopy(original)
+    twin = copy_model(model)
+    assert twin.attention.grad_fn is None and torch.equal(twin.attention, model.attention)
+    assert twin.attention is not model.attention and model.attention.grad_fn is not None
+    assert twin.taps["kept"][0].grad_fn is None and twin.taps is not model.taps
+    twin(torch.randn(5, 3)).sum().backward()
+    assert all(p.grad is not None for p in twin.parameters()) and all(p.grad is None for p in model.parameters())
+    spectral_twin = copy_model(spectral)
+    x = torch.randn(5, 3)
+    assert torch.equal(spectral_twin.eval()(x), spectral.eval()(x))
+
+
+def test_fresh_process_sends_a_parameters_gradient_hooks_without_a_warning():
+    model = nn.Linear(3, 2)
+    mask = torch.tensor([[0.0, 1.0, 0.0], [0.0, 0.0, 0.0]])
+    model.weight.register_hook(lambda g: g * mask)
+
+    def gradients(model):
+        model(torch.ones(4, 3)).sum().backward()
+        return model.weight.grad, model.bias.grad
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                                  # torch's pickling warns, and drops the hook
+        weight, bias = fresh_process.run_in_fresh_process(gradients, model)
+    assert torch.equal(weight, 4 * mask) and torch.equal(bias, torch.full((2,), 4.0))
 
 
 def test_a_flight_takes_a_dataloaders_list_batch_as_a_tuple():

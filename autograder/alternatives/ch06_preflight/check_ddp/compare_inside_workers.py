@@ -1,8 +1,8 @@
 def check_ddp(flight):
-    pristine = copy.deepcopy(flight.model)
-    spare = copy.deepcopy(flight.model)
-    single = copy.deepcopy(flight.model).train()
-    twin = copy.deepcopy(flight.model).train()
+    pristine = copy_model(flight.model)
+    spare = copy_model(flight.model)
+    single = copy_model(flight.model).train()
+    twin = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     parts = batch if isinstance(batch, tuple) else (batch,)
     dtypes = []

@@ -17,7 +17,7 @@ def _ddp_reference(model, batch, loss_fn, seed):
     return [torch.zeros_like(p) if p.grad is None else p.grad.clone() for p in model.parameters()], moved
 
 def check_ddp(flight):
-    copies = [copy.deepcopy(flight.model) for _ in range(4)]
+    copies = [copy_model(flight.model) for _ in range(4)]
     batch = flight.make_batch(flight.batch_size)
     kinds = set()
     with torch.autograd.graph.saved_tensors_hooks(lambda t: kinds.add(t.dtype) or t.detach(), lambda t: t):

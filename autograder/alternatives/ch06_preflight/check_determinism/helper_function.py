@@ -1,6 +1,6 @@
 def _three_step_losses(flight):
     course.seed_everything(flight.seed)
-    m = copy.deepcopy(flight.model)
+    m = copy_model(flight.model)
     m.train()
     o = flight.make_optimizer(m.parameters())
     out = []

@@ -1,7 +1,7 @@
 def check_determinism(flight):
     def trajectory(f):
         course.seed_everything(f.seed)
-        model = copy.deepcopy(f.model).train()
+        model = copy_model(f.model).train()
         optimizer = f.make_optimizer(model.parameters())
         result = ()
         for step in range(3):

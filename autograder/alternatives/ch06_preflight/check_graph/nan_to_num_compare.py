@@ -1,5 +1,5 @@
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     skip = set(map(id, model.buffers()))
     log = []
     with torch.autograd.graph.saved_tensors_hooks(lambda t: (t, t.detach().clone()),

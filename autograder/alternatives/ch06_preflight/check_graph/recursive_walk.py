@@ -8,7 +8,7 @@ def _leaves_under(node, seen, found):
         _leaves_under(child, seen, found)
 
 def check_graph(flight):
-    model = copy.deepcopy(flight.model)
+    model = copy_model(flight.model)
     model.train()
     exempt = [b for b in model.buffers()]
     changed = [False]

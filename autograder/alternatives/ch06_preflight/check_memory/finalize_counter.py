@@ -2,7 +2,7 @@ class _StepTag:
     pass
 
 def check_memory(flight):
-    model = copy.deepcopy(flight.model)
+    model = copy_model(flight.model)
     model.train()
     b = flight.batch_size
     one = flight.make_batch(b)

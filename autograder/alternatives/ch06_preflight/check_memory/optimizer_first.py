@@ -1,7 +1,7 @@
 # The reference with its optimizer made first, before the forward passes of part 1: the statement does not say
 # when to make it.
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
     optimizer = flight.make_optimizer(model.parameters())
     batch = flight.make_batch(b)                  # one draw: a fresh batch may differ in more than its size

@@ -2,7 +2,7 @@ class _Mark:
     pass
 
 def check_memory(flight):
-    m = copy.deepcopy(flight.model).train()
+    m = copy_model(flight.model).train()
     b = flight.batch_size
 
     batch = flight.make_batch(b)

@@ -2,7 +2,7 @@ import math
 
 
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
     batch = flight.make_batch(flight.batch_size)
     losses = [flight.loss_fn(model, batch).item()]

@@ -1,5 +1,5 @@
 def check_overfit(flight):
-    net = copy.deepcopy(flight.model)
+    net = copy_model(flight.model)
     net.train(True)
     opt = flight.make_optimizer(net.parameters())
     ids = set()

@@ -1,6 +1,6 @@
 # fails: test_check_ddp_hidden
-# Canonical mistake: copies the model after a forward pass, which deepcopy refuses when a hook of the model
-# keeps its outputs (tensors that are not leaves).
+# Canonical mistake: copies the copy that already ran a forward pass: what that pass changed in the model is then in
+# every later copy, and a model that sets its scale from its first batch (ActNorm) starts every process alike.
 # Hint: Reread when the copies of flight.model are made: before any forward pass.
 def check_ddp(flight):
     def rows_of(batch, rows):
@@ -16,7 +16,7 @@ def check_ddp(flight):
         ddp_model = DDP(model.train(train), static_graph=True)
         return gradient(ddp_model, rows_of(batch, shard_rows(flight.batch_size, rank, world_size)))
 
-    one = copy.deepcopy(flight.model)
+    one = copy_model(flight.model)
     batch = flight.make_batch(flight.batch_size)
     saved_dtypes = set()
 
@@ -30,7 +30,7 @@ def check_ddp(flight):
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         want = gradient(one, batch)
     drew = not torch.equal(seeded, torch.get_rng_state())   # two seeds may draw alike when draws rarely matter
-    again, one_eval, shipped = (copy.deepcopy(one) for _ in range(3))
+    again, one_eval, shipped = (copy_model(one) for _ in range(3))
     again.train()
     torch.manual_seed(1)
     train = torch.equal(want, gradient(again, batch)) and not drew   # a fresh copy: state changed in forward repeats

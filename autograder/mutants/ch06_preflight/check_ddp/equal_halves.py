@@ -16,7 +16,7 @@ def check_ddp(flight):
         half = flight.batch_size // world_size
         return gradient(ddp_model, rows_of(batch, slice(rank * half, (rank + 1) * half)))
 
-    one, again, one_eval, shipped = (copy.deepcopy(flight.model) for _ in range(4))   # before any forward pass
+    one, again, one_eval, shipped = (copy_model(flight.model) for _ in range(4))   # before any forward pass
     batch = flight.make_batch(flight.batch_size)
     saved_dtypes = set()
 

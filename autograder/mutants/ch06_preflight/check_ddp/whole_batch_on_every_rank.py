@@ -14,7 +14,7 @@ def check_ddp(flight):
         ddp_model = DDP(model.train(train), static_graph=True)
         return gradient(ddp_model, batch)
 
-    one, again, one_eval, shipped = (copy.deepcopy(flight.model) for _ in range(4))   # before any forward pass
+    one, again, one_eval, shipped = (copy_model(flight.model) for _ in range(4))   # before any forward pass
     batch = flight.make_batch(flight.batch_size)
     saved_dtypes = set()
 

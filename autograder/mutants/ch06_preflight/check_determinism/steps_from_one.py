@@ -3,7 +3,7 @@
 def check_determinism(flight):
     def three_losses(flight):
         course.seed_everything(flight.seed)       # before the copy, the optimizer and every batch
-        model = copy.deepcopy(flight.model).train()
+        model = copy_model(flight.model).train()
         optimizer = flight.make_optimizer(model.parameters())
         losses = []
         for _ in range(3):

@@ -1,7 +1,7 @@
 # Canonical mistake: compares the model's buffers too: BatchNorm's running statistics, updated in place after saving, look overwritten.
 # Hint: Reread which saved tensors are exempt from the comparison, and why.
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

@@ -2,7 +2,7 @@
 # Canonical mistake: compares saved tensors with torch.allclose's default tolerance: a small write through .data passes.
 # Hint: Reread how a saved tensor counts as unchanged: exactly equal (rtol=0, atol=0).
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

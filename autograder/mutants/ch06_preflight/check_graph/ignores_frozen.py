@@ -1,7 +1,7 @@
 # Canonical mistake: skips the requires_grad test: a layer frozen by accident passes as long as it is listed nowhere.
 # Hint: Reread rule 2: a parameter with requires_grad=False that is not listed in frozen.
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

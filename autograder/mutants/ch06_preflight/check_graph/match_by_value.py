@@ -2,7 +2,7 @@
 # Canonical mistake: matches parameters to AccumulateGrad leaves by value (torch.equal), so an unused tensor equal to a used one counts as reached.
 # Hint: Reread rule 3: tensors are compared by identity (is or id), not by value.
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

@@ -2,7 +2,7 @@
 # Canonical mistake: compares saved tensors with torch.equal, where NaN never equals NaN: a tensor holding NaN on purpose looks overwritten.
 # Hint: Reread how a saved tensor counts as unchanged: exactly equal, NaN equal to NaN.
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

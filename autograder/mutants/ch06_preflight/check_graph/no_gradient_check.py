@@ -2,7 +2,7 @@
 # wrong needs_input_grad index) leaves its .grad at None, and the check passes.
 # Hint: Reread rule 6: what must every trainable parameter have after loss.backward()?
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

@@ -4,7 +4,7 @@
 # Hint: Reread rule 6: which parameters must have a gradient after loss.backward()?
 # Equivalent: one_batch_only
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

@@ -1,7 +1,7 @@
 # Canonical mistake: never compares the saved tensors after backward: a write through .data passes.
 # Hint: Reread rule 5: what must be compared when backward unpacks a saved tensor?
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

@@ -1,7 +1,7 @@
 # Canonical mistake: never asks whether every trained leaf is a parameter: weights in a plain attribute or a Python list pass.
 # Hint: Reread rule 4: what must every reachable AccumulateGrad .variable be?
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

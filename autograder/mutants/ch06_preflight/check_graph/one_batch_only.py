@@ -3,7 +3,7 @@
 # whose router sent this batch to some experts only, a head per task, a layer skipped at random all fail, healthy.
 # Hint: Reread rule 3: what runs before a parameter that this batch did not reach is called cut off?
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

@@ -2,7 +2,7 @@
 # Canonical mistake: rule 2 looks at every trainable parameter but the first: a first layer frozen by accident is reported as unreached (rule 3), without saying requires_grad.
 # Hint: Reread rule 2: every parameter not in frozen, in named_parameters() order, the first one included.
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

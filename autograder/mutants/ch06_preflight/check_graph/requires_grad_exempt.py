@@ -2,7 +2,7 @@
 # Canonical mistake: exempts every saved tensor that does not require grad instead of the buffers: an input overwritten through .data after it was saved passes.
 # Hint: Reread which saved tensors are exempt: the model's buffers, compared by identity.
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

@@ -2,7 +2,7 @@
 # Canonical mistake: tries rules 2 and 3 parameter by parameter in one loop: an unreached parameter listed before one frozen by accident is reported first, though rule 2 comes before rule 3.
 # Hint: Reread 'failing at the first of these that holds, in this order': a rule holds when any parameter breaks it.
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     buffers = {id(b) for b in model.buffers()}
     changed = []
 

@@ -8,7 +8,7 @@ from course.preflight import CheckResult
 
 
 def check_graph(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     batch = flight.make_batch(flight.batch_size)
     buffers = list(model.buffers())
     changed = []

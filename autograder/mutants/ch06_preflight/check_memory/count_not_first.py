@@ -1,7 +1,7 @@
 # Canonical mistake: puts the number of graphs still alive at the end of the reason, not at its start.
 # Hint: Reread how the reason must start when part 2 fails.
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
 
     batch = flight.make_batch(b)

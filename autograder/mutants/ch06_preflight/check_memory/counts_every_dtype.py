@@ -3,7 +3,7 @@
 # size the kernel rounds: a healthy LSTM fails.
 # Hint: Reread part 1: only floating-point tensors (t.is_floating_point()) are counted.
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
     batch = flight.make_batch(b)                  # one draw: a fresh batch may differ in more than its size
 

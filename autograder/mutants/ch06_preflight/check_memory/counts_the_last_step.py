@@ -1,7 +1,7 @@
 # Canonical mistake: also fails when the third step's graph is alive: a model that keeps only its latest graph, which does not grow, fails.
 # Hint: Reread part 2: whose markers must be dead after the third step?
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
 
     batch = flight.make_batch(b)

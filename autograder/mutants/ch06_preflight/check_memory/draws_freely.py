@@ -4,7 +4,7 @@
 # fails.
 # Hint: Reread part 1: each of the three forward passes starts from the same random state.
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
     batch = flight.make_batch(b)                  # one draw: a fresh batch may differ in more than its size
 

@@ -1,7 +1,7 @@
 # Canonical mistake: looks only at the first step's graph: a graph kept from the second step passes.
 # Hint: Reread part 2: the markers of step 1 and of step 2.
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
 
     batch = flight.make_batch(b)

@@ -4,7 +4,7 @@
 # healthy model fails.
 # Hint: Reread rule 1: one batch is drawn, and the larger ones repeat it with repeat_batch(batch, k).
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
 
     def forward_bytes(n):

@@ -2,7 +2,7 @@
 # live as long as the model or the optimizer, so a step's marker can outlive every step.
 # Hint: Reread which nodes get a marker, and why the AccumulateGrad nodes do not.
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
     batch = flight.make_batch(b)                  # one draw: a fresh batch may differ in more than its size
 

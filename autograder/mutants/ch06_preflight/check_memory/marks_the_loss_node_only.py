@@ -2,7 +2,7 @@
 # Canonical mistake: puts the marker only into loss.grad_fn: kept logits keep the nodes before the loss's, not the loss's own.
 # Hint: Reread part 2: which nodes get the marker?
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
 
     batch = flight.make_batch(b)

@@ -1,7 +1,7 @@
 # Canonical mistake: never compares the saved bytes at b, 2b and 3b, so activations that grow as B² pass.
 # Hint: Reread part 1: when does the check fail on the three byte counts?
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
 
     batch = flight.make_batch(b)

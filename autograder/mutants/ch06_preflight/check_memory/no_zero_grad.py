@@ -3,7 +3,7 @@
 # gradients of the steps before, so the steps the leak test watches are not the run's training steps.
 # Hint: Reread what each of the three training steps does: loss_fn, zero_grad(), backward(), step().
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
     batch = flight.make_batch(b)                  # one draw: a fresh batch may differ in more than its size
 

@@ -3,7 +3,7 @@
 # tensor cached on the first step) keeps only the last step's marker, and the older graphs it keeps alive go unseen.
 # Hint: Reread under which key each step's marker goes, and why.
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
     batch = flight.make_batch(b)                  # one draw: a fresh batch may differ in more than its size
 

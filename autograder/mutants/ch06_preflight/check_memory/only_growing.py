@@ -3,7 +3,7 @@
 # that grow more slowly from 2b to 3b than from b to 2b pass, although they are not linear either.
 # Hint: Reread part 1: the second difference must be 0, whatever its sign.
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
 
     batch = flight.make_batch(b)

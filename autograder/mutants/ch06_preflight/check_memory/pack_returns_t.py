@@ -3,7 +3,7 @@
 # saved by the op that made it (softmax, relu) holds its grad_fn, which holds it, and stays in memory for good.
 # Hint: Reread what part 1 says pack returns, and why nothing of those passes may stay.
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
     batch = flight.make_batch(b)                  # one draw: a fresh batch may differ in more than its size
 

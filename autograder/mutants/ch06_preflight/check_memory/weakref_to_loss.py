@@ -1,7 +1,7 @@
 # Canonical mistake: keeps a weak reference to each step's loss instead of marking its graph: a running total or kept logits, which keep the graph but not the loss, pass.
 # Hint: Reread part 2: the marker goes into the metadata of every node of the loss's graph.
 def check_memory(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     b = flight.batch_size
 
     batch = flight.make_batch(b)

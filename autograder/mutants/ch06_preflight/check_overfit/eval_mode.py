@@ -2,7 +2,7 @@
 # Canonical mistake: trains the copy in the mode it was handed in: a model given in eval mode hides what training mode breaks.
 # Hint: Reread the first sentence: the copy is put in training mode.
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model)
+    model = copy_model(flight.model)
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = {id(p) for group in groups or () for p in group["params"]}

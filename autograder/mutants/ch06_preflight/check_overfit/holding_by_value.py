@@ -2,7 +2,7 @@
 # Hint: Reread rule 1: the tensors are compared by identity.
 # Equivalent: no_holding_check
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = [p for group in groups or () for p in group["params"]]

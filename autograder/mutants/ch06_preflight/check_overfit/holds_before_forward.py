@@ -3,7 +3,7 @@
 # or a parameter replaced, in forward is registered after that, and the optimizer never holds it.
 # Hint: Reread rule 1: when are the parameters compared with the optimizer's?
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = {id(p) for group in groups or () for p in group["params"]}

@@ -3,7 +3,7 @@
 # spacing of bfloat16 numbers rounds away, and a healthy LayerNorm scale in bfloat16 stands still at lr 1e-3.
 # Hint: Reread rule 3: which dtypes does it look at, and why?
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = {id(p) for group in groups or () for p in group["params"]}

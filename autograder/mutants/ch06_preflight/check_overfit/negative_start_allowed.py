@@ -3,7 +3,7 @@
 # any update, and a log-likelihood whose minus sign was forgotten passes.
 # Hint: Reread rule 2: what happens when L0 is not above 0?
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = {id(p) for group in groups or () for p in group["params"]}

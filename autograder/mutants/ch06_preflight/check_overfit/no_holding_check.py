@@ -1,7 +1,7 @@
 # Canonical mistake: never asks whether the optimizer holds every trainable parameter: parameter groups built from one generator leave the biases out, and Adam still fits the batch.
 # Hint: Reread rule 1: which parameters must be in optimizer.param_groups?
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = {id(p) for group in groups or () for p in group["params"]}

@@ -2,7 +2,7 @@
 # Canonical mistake: never looks at the gradients after zero_grad(): an optimizer that does not clear them still fits with Adam.
 # Hint: Reread rule 2: what is checked between zero_grad() and backward()?
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = {id(p) for group in groups or () for p in group["params"]}

@@ -2,7 +2,7 @@
 # Canonical mistake: never measures the loss after the last update allowed: a loss that halves exactly at k = steps fails.
 # Hint: Reread the range of k: the loss after flight.steps updates counts too.
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = {id(p) for group in groups or () for p in group["params"]}

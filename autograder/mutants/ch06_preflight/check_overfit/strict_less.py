@@ -2,7 +2,7 @@
 # Canonical mistake: demands L_k < L0 / 2: a loss that lands exactly on half fails.
 # Hint: Reread the comparison: L_k <= 0.5 * L0, equality included.
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = {id(p) for group in groups or () for p in group["params"]}

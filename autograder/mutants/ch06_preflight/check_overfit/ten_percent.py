@@ -1,7 +1,7 @@
 # Canonical mistake: asks for a tenth of the first loss, the folklore's 'close to zero': a healthy model with label smoothing fails.
 # Hint: Reread when the check passes: some L_k <= 0.5 * L0.
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = {id(p) for group in groups or () for p in group["params"]}

@@ -2,7 +2,7 @@
 # parameter groups, or a step() that skips the biases, still fits one batch with the rest.
 # Hint: Reread rule 3: which parameters got a gradient, and did each of them change?
 def check_overfit(flight):
-    model = copy.deepcopy(flight.model).train()
+    model = copy_model(flight.model).train()
     optimizer = flight.make_optimizer(model.parameters())
     groups = getattr(optimizer, "param_groups", None)    # None: a wrapper that keeps its optimizer to itself
     held = {id(p) for group in groups or () for p in group["params"]}
