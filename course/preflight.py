@@ -4,15 +4,15 @@
     result = some_check(flight)                                     # -> CheckResult(name, passed, reason)
     report = Report([result, ...])                                  # prints as a table in a notebook
 
-A check never changes `flight.model`: it works on a copy, in training mode, as a run would (`copy_model` keeps
-the gradient hooks registered on parameters, which `copy.deepcopy` drops, and copies the tensors an earlier forward
-pass left in the model, which deepcopy refuses). `make_batch(batch_size)`
-returns a batch (a tensor or a tuple of tensors whose first dimension is the batch; a list, as a DataLoader gives,
-comes back as a tuple), `loss_fn(model, batch)` a 0-dim loss tensor (chapter 6's DDP check hands it the DDP
-wrapper: a loss that reads the model's attributes reaches them through `getattr(model, "module", model)`, as DDP
-scripts do), and `make_optimizer(params)` a `torch.optim` optimizer over `params` whose `step()` needs no closure
-(L-BFGS, which needs one, is not supported). `without_dropout()` switches dropout off in training mode, for a
-check that compares two forward passes (chapter 6's DDP check).
+A check never changes `flight.model`: it works on a copy, in training mode, as a run would (`copy_model` keeps the
+gradient hooks registered on parameters, which `copy.deepcopy` drops, and copies the tensors an earlier forward pass
+left in the model, which deepcopy refuses). `make_batch(batch_size)` returns a batch (a tensor or a tuple of tensors
+whose first dimension is the batch; a list, as a DataLoader gives, comes back as a tuple), `loss_fn(model, batch)` a
+0-dim loss tensor (chapter 6's DDP check hands it the DDP wrapper: a loss that reads the model's attributes reaches
+them through `getattr(model, "module", model)`, as DDP scripts do), and `make_optimizer(params)` a `torch.optim`
+optimizer over `params` whose `step()` needs no closure (L-BFGS, which needs one, is not supported).
+`without_dropout()` switches dropout off in training mode, for a check that compares two forward passes (chapter 6's
+DDP check).
 
 The healthy flights at the bottom (an MLP, the tiny LLaMA-style decoder of chapters 4 and 5, a small conv net)
 are sized for seconds on a CPU; chapter 6 runs every check on them and expects every check to pass.
