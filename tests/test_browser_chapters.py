@@ -12,6 +12,7 @@ import nbformat
 import pytest
 from conftest import SCREENSHOTS
 from lab_browser import ROOT, chromium_page, needs_chromium, open_notebook, run_all_cells, served_lab
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tools import notebook_run
 
@@ -60,7 +61,11 @@ def test_finished_chapter_runs_clean_in_jupyterlab(lab, page, chapter):
     folder, base = lab
     open_notebook(page, base, f"{chapter}/{chapter}.ipynb")
     run_all_cells(page)
-    page.wait_for_function(RUN_ALL_DONE, timeout=300_000, polling=1000)
+    try:
+        page.wait_for_function(RUN_ALL_DONE, timeout=300_000, polling=1000)
+    except PlaywrightTimeoutError:
+        page.screenshot(path=str(SCREENSHOTS / f"{chapter}-unfinished.png"))   # what it showed, for the CI log
+        raise
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
     page.keyboard.press("Control+s")
     page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=30_000)
