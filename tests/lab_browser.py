@@ -96,9 +96,9 @@ def open_notebook(page, base: str, name: str, timeout_ms=60_000):
 
 
 def run_all_cells(page, tries=3):
-    """Run > Run All Cells, clicked again when no cell has started 20 s later: in a CI run the command of the first
-    notebook after JupyterLab started was lost once, and the test then waited its 300 s for cells that never ran.
-    Clicked again only while no cell shows `[*]` or a number, so nothing runs twice."""
+    """Run > Run All Cells, clicked again when no cell has started 20 s later: in one CI run the first notebook
+    opened after JupyterLab started waited its 300 s and never finished (a lost click is the guess: no screenshot
+    showed it). Clicked again only while no cell shows `[*]` or a number, so nothing runs twice."""
     for attempt in range(tries):
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
         page.locator(".lm-Menu-item:not(.lm-mod-disabled) .lm-Menu-itemLabel", has_text="Run All Cells").first.click()
