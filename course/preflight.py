@@ -20,6 +20,7 @@ are sized for seconds on a CPU; chapter 6 runs every check on them and expects e
 import copy
 import dataclasses
 import inspect
+import types
 from dataclasses import dataclass
 
 import torch
@@ -227,8 +228,9 @@ def copy_model(model):
       hook changes the gradient the optimizer gets (a mask, a clip, a rescale). The hooks are the original's
       functions: one that reads the model reads the original;
     - a tensor an earlier forward pass computed and the model keeps (an attention map kept for display, a forward
-      hook's stored outputs, the weight of `nn.utils.spectral_norm`), copied detached: deepcopy refuses a tensor
-      that is not a leaf, and the copy's own forward pass computes it again."""
+      hook's stored outputs, the weight of `nn.utils.spectral_norm`, the last posterior of a VAE as a
+      `torch.distributions` object), copied detached: deepcopy refuses a tensor that is not a leaf, and the copy's
+      own forward pass computes it again."""
     detached = {id(t): t.detach().clone() for t in _computed_tensors(model)}
     with slot_names_not_cached():
         twin = copy.deepcopy(model, detached)
@@ -240,7 +242,7 @@ def copy_model(model):
 
 def _computed_tensors(model):
     """The tensors that are not leaves among the attributes of `model`'s modules, inside lists, tuples, sets and
-    dicts too."""
+    dicts too, and among the attributes of the other objects found there (a distribution, a dataclass)."""
     found, seen = [], set()
     stack = [value for module in model.modules() for value in vars(module).values()]
     while stack:
@@ -255,6 +257,8 @@ def _computed_tensors(model):
             stack.extend(value.values())
         elif isinstance(value, (list, tuple, set, frozenset)):
             stack.extend(value)
+        elif hasattr(value, "__dict__") and not isinstance(value, (type, types.ModuleType, types.FunctionType)):
+            stack.extend(vars(value).values())
     return found
 
 

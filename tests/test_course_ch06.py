@@ -71,16 +71,17 @@ def test_copy_model_keeps_each_parameters_gradient_hooks_and_leaves_the_original
 
 
 class _KeepsWhatItComputed(nn.Module):
-    # what models keep from their last forward pass: an attention map for display, a hook's outputs in a dict
+    # what models keep from their last forward pass: an attention map, a hook's outputs, a posterior distribution
     def __init__(self):
         super().__init__()
         self.body = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
-        self.attention, self.taps = None, {"kept": []}
+        self.attention, self.taps, self.posterior = None, {"kept": []}, None
 
     def forward(self, x):
         h = self.body[:2](x)
         self.attention = h.softmax(-1)
         self.taps["kept"].append(h)
+        self.posterior = torch.distributions.Normal(h, h.exp())            # a VAE's last posterior, for its KL term
         return self.body[2](h)
 
 
@@ -96,6 +97,7 @@ def test_copy_model_copies_the_tensors_a_forward_pass_left_detached_where_deepco
     assert twin.attention.grad_fn is None and torch.equal(twin.attention, model.attention)
     assert twin.attention is not model.attention and model.attention.grad_fn is not None
     assert twin.taps["kept"][0].grad_fn is None and twin.taps is not model.taps
+    assert twin.posterior.loc.grad_fn is None and torch.equal(twin.posterior.scale, model.posterior.scale)
     twin(torch.randn(5, 3)).sum().backward()
     assert all(p.grad is not None for p in twin.parameters()) and all(p.grad is None for p in model.parameters())
     spectral_twin = copy_model(spectral)
