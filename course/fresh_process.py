@@ -50,9 +50,13 @@ class _Pickler(cloudpickle.Pickler):
     """cloudpickle, but a tensor with a grad_fn travels detached (autograd graphs do not cross processes), a leaf's
     gradient hooks (`p.register_hook`), which torch's pickling drops with a warning, travel with it, and a
     parametrized module (weight_norm, spectral_norm, ...), which refuses to be pickled, travels as its class and
-    attributes, the way copy.deepcopy copies it."""
+    attributes, the way copy.deepcopy copies it, and a file open for writing only (a log the loss writes to), which
+    cloudpickle refuses, arrives as the null device: what the other process writes goes nowhere."""
 
     def reducer_override(self, obj):
+        if isinstance(obj, io.IOBase) and hasattr(obj, "mode") and not obj.closed and obj.writable() \
+                and not obj.readable() and obj not in (sys.stdout, sys.stderr):
+            return open, (os.devnull, "wb" if "b" in obj.mode else "w")
         if isinstance(obj, torch.Tensor) and obj.grad_fn is not None:
             return _same, (obj.detach(),)
         if isinstance(obj, torch.Tensor) and obj._backward_hooks:
@@ -82,8 +86,13 @@ def _bare_instance(cls):
 def dumps(obj) -> bytes:
     """`obj` pickled by value (cloudpickle), tensors that are part of a graph detached; no class is changed."""
     buffer = io.BytesIO()
-    with slot_names_not_cached():
-        _Pickler(buffer).dump(obj)
+    try:
+        with slot_names_not_cached():
+            _Pickler(buffer).dump(obj)
+    except (TypeError, pickle.PicklingError) as error:
+        raise pickle.PicklingError(f"cannot send to another process: {error}. Everything the function and its "
+                                   "arguments reach travels by value; a generator or an iterator kept between calls "
+                                   "(next(batches) in make_batch) cannot: make it inside the call") from error
     return buffer.getvalue()
 
 

@@ -2,6 +2,7 @@
 chapter's reference checks run on every zoo case: each bug caught by its check, no healthy case flagged."""
 import copy
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -337,6 +338,26 @@ def test_fresh_process_sends_closures_graphs_detached_and_parametrized_modules()
 
     out, requires_grad = fresh_process.run_in_fresh_process(job, model, kept)
     assert torch.allclose(out, model(x).detach() * scale) and requires_grad is False
+
+
+def test_fresh_process_sends_a_log_open_for_writing_as_the_null_device(tmp_path):
+    # a loss that logs each value to a file: the other process's writes go nowhere, the log here is left alone
+    with open(tmp_path / "losses.log", "a") as text, open(tmp_path / "losses.bin", "ab") as binary:
+        text.write("here\n")
+
+        def logged(text, binary):
+            text.write("there\n")
+            binary.write(b"there")
+            return text.name, binary.mode
+
+        assert fresh_process.run_in_fresh_process(logged, text, binary) == (os.devnull, "wb")
+    assert (tmp_path / "losses.log").read_text() == "here\n" and (tmp_path / "losses.bin").read_bytes() == b""
+
+
+def test_fresh_process_says_what_cannot_travel_and_what_to_do():
+    batches = (torch.randn(2, 3) for _ in range(3))                       # an iterator kept between calls
+    with pytest.raises(pickle.PicklingError, match="cannot pickle 'generator' object.*make it inside the call"):
+        fresh_process.run_in_fresh_process(next, batches)
 
 
 def test_pickling_for_another_process_leaves_every_class_as_it_was():
