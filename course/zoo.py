@@ -1340,6 +1340,35 @@ class TransposedWeightLinear(torch.autograd.Function):
         return grad @ w, x.T @ grad
 
 
+class InPlaceMaskReLU(torch.autograd.Function):
+    """relu whose backward masks grad_output in place (`grad[x < 0] = 0`, the tutorial's `.clone()` left out): its own
+    gradient is right, but an addition hands the same tensor to its other input, whose gradient it zeroes too."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.clamp(min=0)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        grad[x < 0] = 0
+        return grad
+
+
+class ResidualFunctionNet(nn.Module):
+    """fc1, then h + fn(h), then fc2: the addition hands one gradient tensor to both of its inputs."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+        self.fc1, self.fc2 = nn.Linear(10, 32), nn.Linear(32, 4)
+
+    def forward(self, x):
+        h = self.fc1(x)
+        return self.fc2(h + self.fn.apply(h))
+
+
 class FunctionNet(nn.Module):
     """fc1, then a custom autograd Function, then fc2."""
 
@@ -1555,6 +1584,10 @@ BUGS = [
          _function_case(TransposedWeightLinear, _seed_zero_inputs, used=False)),
     Case("clamp-tail", "bug", "functions", "a clamp whose backward is wrong below -1 only",
          _function_case(LeakyClamp, _wide_inputs)),
+    Case("grad-output-masked-in-place", "bug", "functions", "a relu whose backward masks grad_output in place, in a "
+         "residual branch h + relu(h): the gradient of h's other path is masked too",
+         lambda: fly(seeded(lambda: ResidualFunctionNet(InPlaceMaskReLU), 89),
+                     functions=((InPlaceMaskReLU, _wide_inputs()),))),
     # determinism
     Case("os-seeded-dropout", "bug", "determinism", "dropout masks from a generator the OS seeds",
          lambda: fly(two_path(OSDropout))),

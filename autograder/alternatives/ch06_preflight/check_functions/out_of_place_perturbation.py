@@ -13,9 +13,14 @@ def check_functions(flight):
                 return (fn.apply(*values) * w).sum()
 
         leaves = [a.clone().requires_grad_() if i in spots else a for i, a in enumerate(args)]
-        total = scalar(leaves)
+        with torch.random.fork_rng():
+            torch.manual_seed(0)
+            out = fn.apply(*leaves)
         scalar([a.flip(list(range(a.dim()))) if i in floats else a for i, a in enumerate(args)])   # a second layer's call
-        auto = torch.autograd.grad(total, [leaves[i] for i in spots], allow_unused=True)
+        seen = w.clone()
+        auto = torch.autograd.grad(out, [leaves[i] for i in spots], grad_outputs=seen, allow_unused=True)
+        if not torch.equal(seen, w):
+            return CheckResult("functions", False, f"{fn.__name__} changes its grad_output in place")
         for i, g in zip(spots, auto):
             g = torch.zeros_like(args[i]) if g is None else g
             for j in range(args[i].numel()):

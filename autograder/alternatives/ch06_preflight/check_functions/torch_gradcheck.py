@@ -18,6 +18,13 @@ def check_functions(flight):
                      if isinstance(x, torch.Tensor) and torch.is_floating_point(x) else x for x in inputs)
         flipped = [a.detach().flip(tuple(range(a.dim()))) if isinstance(a, torch.Tensor) and torch.is_floating_point(a)
                    else a for a in args]
+        out = _seeded(fn, flipped)(*args)
+        probe = torch.randn(out.shape, dtype=torch.float64)
+        sent = probe.clone()
+        torch.autograd.grad(out, [a for a in args if isinstance(a, torch.Tensor) and a.requires_grad],
+                            grad_outputs=sent, allow_unused=True)
+        if not torch.equal(sent, probe):
+            return CheckResult("functions", False, f"{fn.__name__}'s backward overwrites grad_output")
         if not torch.autograd.gradcheck(_seeded(fn, flipped), args, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=False):
             return CheckResult("functions", False, f"torch.autograd.gradcheck fails for {fn.__name__}")
     return CheckResult("functions", True, f"gradcheck passes for {len(flight.functions)} Function(s)")

@@ -22,11 +22,17 @@ def check_functions(flight):
 
         flipped = [a.detach().flip(tuple(range(a.dim()))) if torch.is_tensor(a) and a.is_floating_point() else a
                    for a in args]
-        scalar = s()
+        with torch.random.fork_rng():
+            torch.manual_seed(0)
+            out = fn.apply(*args)
         with torch.random.fork_rng():             # a second call before backward, as a model's second layer makes
             torch.manual_seed(0)
             fn.apply(*flipped)
-        analytic = torch.autograd.grad(scalar, wrt, allow_unused=True)
+        g = v.clone()                             # an addition hands one such tensor to both of its inputs
+        analytic = torch.autograd.grad(out, wrt, grad_outputs=g, allow_unused=True)
+        if not torch.equal(g, v):
+            return CheckResult("functions", False, f"{fn.__name__}: backward wrote into its grad_output, which "
+                               "other branches of the graph read too")
         for i, (x, g) in enumerate(zip(wrt, analytic)):
             g = torch.zeros_like(x) if g is None else g
             numeric = torch.zeros_like(x)

@@ -20,7 +20,14 @@ def check_functions(flight):
                 torch.manual_seed(0)
                 return (fn.apply(*args) * v).sum()
 
-        analytic = torch.autograd.grad(s(), wrt, allow_unused=True)
+        with torch.random.fork_rng():
+            torch.manual_seed(0)
+            out = fn.apply(*args)
+        g = v.clone()                             # an addition hands one such tensor to both of its inputs
+        analytic = torch.autograd.grad(out, wrt, grad_outputs=g, allow_unused=True)
+        if not torch.equal(g, v):
+            return CheckResult("functions", False, f"{fn.__name__}: backward wrote into its grad_output, which "
+                               "other branches of the graph read too")
         for i, (x, g) in enumerate(zip(wrt, analytic)):
             g = torch.zeros_like(x) if g is None else g
             numeric = torch.zeros_like(x)
