@@ -1356,19 +1356,6 @@ class InPlaceMaskReLU(torch.autograd.Function):
         return grad
 
 
-class ResidualFunctionNet(nn.Module):
-    """fc1, then h + fn(h), then fc2: the addition hands one gradient tensor to both of its inputs."""
-
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-        self.fc1, self.fc2 = nn.Linear(10, 32), nn.Linear(32, 4)
-
-    def forward(self, x):
-        h = self.fc1(x)
-        return self.fc2(h + self.fn.apply(h))
-
-
 class FunctionNet(nn.Module):
     """fc1, then a custom autograd Function, then fc2."""
 
@@ -1381,6 +1368,14 @@ class FunctionNet(nn.Module):
         h = self.fc1(x)
         h = self.fn.apply(h, h, 1.0) if self.fn is ScaledProduct else self.fn.apply(h)
         return self.fc2(h)
+
+
+class ResidualFunctionNet(FunctionNet):
+    """fc1, then h + fn(h), then fc2: the addition hands one gradient tensor to both of its inputs."""
+
+    def forward(self, x):
+        h = self.fc1(x)
+        return self.fc2(h + self.fn.apply(h))
 
 
 def _function_case(fn, inputs, used=True):
