@@ -358,6 +358,9 @@ def test_fresh_process_says_what_cannot_travel_and_what_to_do():
     batches = (torch.randn(2, 3) for _ in range(3))                       # an iterator kept between calls
     with pytest.raises(pickle.PicklingError, match="cannot pickle 'generator' object.*make it inside the call"):
         fresh_process.run_in_fresh_process(next, batches)
+    loader = iter(torch.utils.data.DataLoader(torch.randn(8, 3), batch_size=2))   # refuses with NotImplementedError
+    with pytest.raises(pickle.PicklingError, match="_SingleProcessDataLoaderIter.*make it inside the call"):
+        fresh_process.run_in_fresh_process(next, loader)
 
 
 def test_pickling_for_another_process_leaves_every_class_as_it_was():
