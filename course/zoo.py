@@ -47,6 +47,7 @@ class Case:
     what: str
     build: Callable[[], Flight] = field(repr=False)
     also: tuple = ()
+    graded: bool = True  # False: the chapter's hidden tests leave it out (see cases)
 
     def flagged_by(self):
         """The checks that must fail on this case."""
@@ -209,11 +210,11 @@ def frozen_backbone():
 
 class GPTBlock(nn.Module):
     """Pre-norm causal self-attention (fused, with dropout on the attention weights while training) and an MLP,
-    with residual dropout, as in nanoGPT."""
+    with residual dropout, as in nanoGPT. causal=False leaves the mask out: each position sees the tokens after it."""
 
-    def __init__(self, dim, n_heads, dropout):
+    def __init__(self, dim, n_heads, dropout, causal=True):
         super().__init__()
-        self.n_heads, self.dropout = n_heads, dropout
+        self.n_heads, self.dropout, self.causal = n_heads, dropout, causal
         self.ln1, self.ln2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
         self.qkv, self.proj = nn.Linear(dim, 3 * dim), nn.Linear(dim, dim)
         self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Linear(4 * dim, dim), nn.Dropout(dropout))
@@ -223,18 +224,18 @@ class GPTBlock(nn.Module):
         b, t, d = x.shape
         q, k, v = (z.view(b, t, self.n_heads, d // self.n_heads).transpose(1, 2)
                    for z in self.qkv(self.ln1(x)).split(d, dim=2))
-        y = F.scaled_dot_product_attention(q, k, v, is_causal=True,
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=self.causal,
                                            dropout_p=self.dropout if self.training else 0.0)
         x = x + self.resid_dropout(self.proj(y.transpose(1, 2).reshape(b, t, d)))
         return x + self.mlp(self.ln2(x))
 
 
 class TinyGPT(nn.Module):
-    def __init__(self, vocab_size=16, dim=16, n_heads=2, depth=2, seq_len=8, dropout=0.1):
+    def __init__(self, vocab_size=16, dim=16, n_heads=2, depth=2, seq_len=8, dropout=0.1, causal=True):
         super().__init__()
         self.wte, self.wpe = nn.Embedding(vocab_size, dim), nn.Embedding(seq_len, dim)
         self.drop = nn.Dropout(dropout)
-        self.blocks = nn.Sequential(*[GPTBlock(dim, n_heads, dropout) for _ in range(depth)])
+        self.blocks = nn.Sequential(*[GPTBlock(dim, n_heads, dropout, causal) for _ in range(depth)])
         self.ln_f, self.lm_head = nn.LayerNorm(dim), nn.Linear(dim, vocab_size, bias=False)
 
     def forward(self, idx):
@@ -428,6 +429,26 @@ def clicks(n):
 def click_loss(model, batch):
     users, items, clicked = batch
     return F.binary_cross_entropy_with_logits(model(users, items), clicked)
+
+
+class SparseBagOfWords(nn.Module):
+    """A classifier of bag-of-words vectors that come as a sparse COO tensor: `torch.sparse.mm` multiplies them by
+    the embedding matrix without ever making them dense, as text and recommender models with large vocabularies do."""
+
+    def __init__(self, vocabulary=50, dim=32, classes=4):
+        super().__init__()
+        self.embed = nn.Parameter(torch.randn(vocabulary, dim) * 0.1)
+        self.bias = nn.Parameter(torch.zeros(dim))
+        self.head = nn.Linear(dim, classes)
+
+    def forward(self, words):
+        return self.head(torch.relu(torch.sparse.mm(words, self.embed) + self.bias))
+
+
+def sparse_word_counts(n, vocabulary=50):
+    """n documents as word weights, about one word in ten present, in a sparse COO tensor, and random labels."""
+    weights = torch.rand(n, vocabulary) * (torch.rand(n, vocabulary) < 0.1)
+    return weights.to_sparse(), torch.randint(0, 4, (n,))
 
 
 def label_smoothed_loss(model, batch):
@@ -739,6 +760,9 @@ HEALTHY = [
          "(nn.Embedding(sparse=True)), trained by plain SGD, which takes them as they come",
          lambda: fly(seeded(Recommender, 71), make_batch=clicks, loss_fn=click_loss,
                      make_optimizer=lambda p: torch.optim.SGD(p, lr=0.5))),
+    Case("sparse-input", "healthy", None, "bag-of-words documents that come as a sparse COO tensor, multiplied "
+         "by the embedding matrix with torch.sparse.mm",
+         lambda: fly(seeded(SparseBagOfWords, 167), make_batch=sparse_word_counts), graded=False),
     Case("multi-scale", "healthy", None, "a conv net trained at several scales: each batch resized to a side drawn "
          "at random (6, 8 or 12)", lambda: fly(seeded(MultiScaleConvNet, 74), make_batch=images)),
     Case("fused-dropout", "healthy", None, "dropout written as one autograd Function, as fused kernels are: it draws "
@@ -1721,13 +1745,19 @@ BLIND_SPOTS = [
          lambda: fly(two_path(seed=72), make_batch=jittered_points())),
     Case("shared-frozen-layer", "blind spot", None, "a student sharing its frozen teacher's first layer: frozen too, "
          "under the teacher's name, which is in frozen", _shared_frozen_layer),
+    Case("no-causal-mask", "blind spot", None, "a nanoGPT-style model whose attention has no causal mask: each "
+         "position reads the token it is asked to predict",
+         lambda: fly(seeded(lambda: TinyGPT(causal=False), 16), make_batch=tokens, loss_fn=next_token_loss,
+                     batch_size=4)),
 ]
 
 
-def cases(kind=None):
-    """Every case of `kind` ("healthy", "bug", "blind spot"), or all of them."""
+def cases(kind=None, graded_only=False):
+    """Every case of `kind` ("healthy", "bug", "blind spot"), or all of them. graded_only: only those the chapter's
+    hidden tests may use, leaving out a case that asks more than what the exercises teach (a sparse batch: the
+    statements say how to handle one, but a correct solution that misses it should not lose its points)."""
     every = HEALTHY + BUGS + BLIND_SPOTS
-    return [case for case in every if kind is None or case.kind == kind]
+    return [case for case in every if (kind is None or case.kind == kind) and (case.graded or not graded_only)]
 
 
 def case(name):

@@ -1,8 +1,9 @@
 # Canonical mistake: compares in eval mode, which hides BatchNorm's per-process statistics.
 # Hint: Reread the first bullet: which mode is tried first, and when does eval mode take over?
 def check_ddp(flight):
-    def rows_of(batch, rows):
-        return tuple(t[rows] for t in batch) if isinstance(batch, tuple) else batch[rows]
+    def rows_of(batch, rows):                     # narrow_copy: a sparse tensor cannot be sliced
+        take = lambda t: t.narrow_copy(0, rows.start, rows.stop - rows.start)
+        return tuple(map(take, batch)) if isinstance(batch, tuple) else take(batch)
 
     def gradient(model, batch):
         model.zero_grad()

@@ -1,8 +1,9 @@
 # Canonical mistake: uses 1e-4 whatever the precision: bfloat16 autocast alone exceeds it.
 # Hint: Reread the tolerance: when is it 2**-5 of the largest gradient?
 def check_ddp(flight):
-    def rows_of(batch, rows):
-        return tuple(t[rows] for t in batch) if isinstance(batch, tuple) else batch[rows]
+    def rows_of(batch, rows):                     # narrow_copy: a sparse tensor cannot be sliced
+        take = lambda t: t.narrow_copy(0, rows.start, rows.stop - rows.start)
+        return tuple(map(take, batch)) if isinstance(batch, tuple) else take(batch)
 
     def gradient(model, batch):
         model.zero_grad()

@@ -2,8 +2,9 @@
 # Canonical mistake: fails only when the difference is greater than the tolerance, so a NaN difference passes.
 # Hint: Reread the rule: at most the tolerance (a NaN difference is not).
 def check_ddp(flight):
-    def rows_of(batch, rows):
-        return tuple(t[rows] for t in batch) if isinstance(batch, tuple) else batch[rows]
+    def rows_of(batch, rows):                     # narrow_copy: a sparse tensor cannot be sliced
+        take = lambda t: t.narrow_copy(0, rows.start, rows.stop - rows.start)
+        return tuple(map(take, batch)) if isinstance(batch, tuple) else take(batch)
 
     def gradient(model, batch):
         model.zero_grad()

@@ -2,8 +2,9 @@
 # Canonical mistake: compares in training mode with dropout on: the random masks alone make the two sides differ.
 # Hint: Reread the sentence before the bullets: every forward and backward runs inside without_dropout().
 def check_ddp(flight):
-    def rows_of(batch, rows):
-        return tuple(t[rows] for t in batch) if isinstance(batch, tuple) else batch[rows]
+    def rows_of(batch, rows):                     # narrow_copy: a sparse tensor cannot be sliced
+        take = lambda t: t.narrow_copy(0, rows.start, rows.stop - rows.start)
+        return tuple(map(take, batch)) if isinstance(batch, tuple) else take(batch)
 
     def gradient(model, batch):
         model.zero_grad()

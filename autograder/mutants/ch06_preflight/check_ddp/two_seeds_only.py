@@ -4,8 +4,9 @@
 # model fails.
 # Hint: Reread the mode rule: the random state after the first pass is compared too.
 def check_ddp(flight):
-    def rows_of(batch, rows):
-        return tuple(t[rows] for t in batch) if isinstance(batch, tuple) else batch[rows]
+    def rows_of(batch, rows):                     # narrow_copy: a sparse tensor cannot be sliced
+        take = lambda t: t.narrow_copy(0, rows.start, rows.stop - rows.start)
+        return tuple(map(take, batch)) if isinstance(batch, tuple) else take(batch)
 
     def gradient(model, batch):
         model.zero_grad()
