@@ -89,7 +89,7 @@ def dumps(obj) -> bytes:
     try:
         with slot_names_not_cached():
             _Pickler(buffer).dump(obj)
-    except (TypeError, NotImplementedError, pickle.PicklingError) as error:   # a DataLoader iterator: the second
+    except (TypeError, NotImplementedError, pickle.PicklingError) as error:   # NotImplementedError: DataLoader's
         raise pickle.PicklingError(f"cannot send to another process: {error}. Everything the function and its "
                                    "arguments reach travels by value; a generator or an iterator kept between calls "
                                    "(next(batches) in make_batch) cannot: make it inside the call") from error
