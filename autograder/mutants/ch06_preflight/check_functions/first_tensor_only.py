@@ -7,13 +7,15 @@ def check_functions(flight):
     worst = 0.0
     for fn, inputs in flight.functions:
         marked = any(torch.is_tensor(a) and a.is_floating_point() and a.requires_grad for a in inputs)
-        args = [a.detach().double().requires_grad_(a.requires_grad or not marked)
+        args = [a.detach().to(torch.float64, copy=True).requires_grad_(a.requires_grad or not marked)
                 if torch.is_tensor(a) and a.is_floating_point() else a
                 for a in inputs]
         wrt = [a for a in args if torch.is_tensor(a) and a.requires_grad]
+        with torch.random.fork_rng():
+            torch.manual_seed(0)
+            out = fn.apply(*args)
         # 0.5 +: never the draw that an example input made from seed 0 is (v = x can hide a transposed gradient)
-        v = 0.5 + torch.randn(fn.apply(*args).shape, dtype=torch.float64,
-                              generator=torch.Generator().manual_seed(0))
+        v = 0.5 + torch.randn(out.shape, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
 
         def s():
             with torch.random.fork_rng():         # the same draws at every call: a Function may draw (a dropout mask)
@@ -22,9 +24,6 @@ def check_functions(flight):
 
         flipped = [a.detach().flip(tuple(range(a.dim()))) if torch.is_tensor(a) and a.is_floating_point() else a
                    for a in args]
-        with torch.random.fork_rng():
-            torch.manual_seed(0)
-            out = fn.apply(*args)
         with torch.random.fork_rng():             # a second call before backward, as a model's second layer makes
             torch.manual_seed(0)
             fn.apply(*flipped)

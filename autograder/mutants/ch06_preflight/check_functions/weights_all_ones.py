@@ -6,11 +6,14 @@ def check_functions(flight):
     worst = 0.0
     for fn, inputs in flight.functions:
         marked = any(torch.is_tensor(a) and a.is_floating_point() and a.requires_grad for a in inputs)
-        args = [a.detach().double().requires_grad_(a.requires_grad or not marked)
+        args = [a.detach().to(torch.float64, copy=True).requires_grad_(a.requires_grad or not marked)
                 if torch.is_tensor(a) and a.is_floating_point() else a
                 for a in inputs]
         wrt = [a for a in args if torch.is_tensor(a) and a.requires_grad]
-        v = torch.ones(fn.apply(*args).shape, dtype=torch.float64)
+        with torch.random.fork_rng():
+            torch.manual_seed(0)
+            out = fn.apply(*args)
+        v = torch.ones(out.shape, dtype=torch.float64)
 
         def s():
             with torch.random.fork_rng():         # the same draws at every call: a Function may draw (a dropout mask)
@@ -19,9 +22,6 @@ def check_functions(flight):
 
         flipped = [a.detach().flip(tuple(range(a.dim()))) if torch.is_tensor(a) and a.is_floating_point() else a
                    for a in args]
-        with torch.random.fork_rng():
-            torch.manual_seed(0)
-            out = fn.apply(*args)
         with torch.random.fork_rng():             # a second call before backward, as a model's second layer makes
             torch.manual_seed(0)
             fn.apply(*flipped)
