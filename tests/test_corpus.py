@@ -6,7 +6,8 @@ no file outside OUT_DIR and the temp folder, and the grader itself alive to writ
 
 case.json: about, base ("reference" = the source notebook, "release" = the blank one), edits (applied in
 order: replace / insert_after / delete / duplicate a cell by grade_id, or set nbgrader metadata), submission
-(name, raw text, truncate, pad_bytes, symlink_to_source), expect_status, max_points, and optionally
+(name, raw text, truncate, pad_bytes, symlink_to_source), expect_status (a status, or a list of the statuses a case
+may end with when how far it gets within the cell timeout depends on the machine's load), max_points, and optionally
 min_points, expect_flags, expect_detail, contained (the feedback says CONTAINED, never ESCAPED), canary (a
 host path the case tries to write, given as @CANARY@), process_marker (no process with it may survive).
 """
@@ -149,13 +150,18 @@ def corpus(tmp_path_factory):
             "after": after}
 
 
+def _statuses(case) -> set:
+    expected = case["expect_status"]
+    return set(expected) if isinstance(expected, list) else {expected}
+
+
 def test_corpus_covers_every_kind_of_trouble():
     assert len(CASES) >= 30, CASES
     missing = {kind: [c for c in names if c not in CASES] for kind, names in CATEGORIES.items()}
     assert not any(missing.values()), missing
     for name in CASES:
         case = _case(name)
-        assert case["about"] and case["expect_status"] in ("graded", "timeout", "kernel_died", "invalid", "missing")
+        assert case["about"] and _statuses(case) <= {"graded", "timeout", "kernel_died", "invalid", "missing"}
 
 
 def test_grader_survives_and_writes_every_row(corpus):
@@ -168,7 +174,7 @@ def test_grader_survives_and_writes_every_row(corpus):
 def test_case(corpus, name):
     case, row = _case(name), corpus["rows"][name]
     points = float(row["score"])
-    assert row["status"] == case["expect_status"], row
+    assert row["status"] in _statuses(case), row
     assert points <= case["max_points"], row
     assert points >= case.get("min_points", 0), row
     assert float(row["max_score"]) == 18, row
