@@ -16,7 +16,17 @@ imported torch once and has never run a backward), or are spawned where there is
 worker function and its arguments by value (cloudpickle, through `course.fresh_process.dumps`), so a worker
 defined in a notebook cell, and the classes and helpers it uses, work under every start method.
 
-Nothing is left behind: when a worker raises, exits or hangs past `timeout`, every other worker is killed at once
+Warm workers: forking a process as large as a notebook kernel, joining a process group and ending costs about as
+much as a small DDP step itself, and a notebook that checks many models launches many times. So a gloo launch that
+forks keeps its workers, joined in their group and stopped (SIGSTOP) between launches, and sends each later launch
+its worker and arguments by value, with this process's state that a fork would have carried: working folder,
+`sys.path`, environment, torch settings, grad mode and the random states of torch and NumPy (`random` reseeds
+itself in a forked child, and in a warm worker too). What cannot travel exactly (a tensor of an autograd graph, a
+file open for writing, anything cloudpickle refuses, a module the workers cannot import) is forked as before, and
+so is a launch with `warm=False`. Warm workers run in a session of their own and die with this process; a launch
+that fails ends them, and the next starts fresh ones.
+
+Nothing is left running: when a worker raises, exits or hangs past `timeout`, every other worker is killed at once
 (one blocked in an all-reduce waiting for the dead one would otherwise wait forever) and `launch` raises
 `WorkerError` with the failing rank's traceback. A worker's own stdout and stderr — its prints, and gloo's C++
 log lines — are captured to a file; `launch` prints the stdout part, prefixed with the rank, only if `echo`.
@@ -26,14 +36,18 @@ torch's accepts only on GPUs) into a `SharedBatchNorm` that shares the batch sta
 same way. The measurements the chapter shows (DDP vs one process, `no_sync` accumulation, the communication share)
 use the helpers at the bottom.
 """
+import atexit
 import importlib
 import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
+import random
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from datetime import timedelta
@@ -41,7 +55,7 @@ from datetime import timedelta
 import torch
 import torch.distributed as dist
 
-from .fresh_process import dumps
+from .fresh_process import apply_torch_settings, die_with_parent, dumps, slot_names_not_cached, torch_settings
 
 
 class WorkerError(RuntimeError):
@@ -137,19 +151,20 @@ def _read(path, mode="r"):
 _SECONDARY = ("DistBackendError", "Connection closed by peer", "Connection reset by peer", "Broken pipe")
 
 
-def _failure_report(folder, processes, world_size):
-    """Every failed rank's traceback and output; a rank that failed only because a peer vanished comes last."""
+def _failure_report(folder, exit_codes):
+    """Every failed rank's traceback and output; a rank that failed only because a peer vanished comes last.
+    `exit_codes`: each rank's, None for one still running."""
     failed = []
-    for rank, process in enumerate(processes):
-        if process.is_alive() or process.exitcode == 0:
+    for rank, code in enumerate(exit_codes):
+        if code in (None, 0):
             continue
         error = _read(os.path.join(folder, f"error{rank}"))
         output = _read(os.path.join(folder, f"log{rank}")) or ""
-        why = error or f"exit code {process.exitcode} (the process died)\n"
+        why = error or f"exit code {code} (the process died)\n"
         secondary = error is not None and any(word in error for word in _SECONDARY)
         # The cause (a traceback's last line) leads, so that a report that keeps one line still says what failed.
-        failed.append((secondary, rank, f"rank {rank} of {world_size} failed: {why.strip().splitlines()[-1]}\n{why}"
-                       + (f"--- rank {rank} output ---\n{output}" if output.strip() else "")))
+        failed.append((secondary, rank, f"rank {rank} of {len(exit_codes)} failed: {why.strip().splitlines()[-1]}\n"
+                       f"{why}" + (f"--- rank {rank} output ---\n{output}" if output.strip() else "")))
     return "\n".join(text for _, _, text in sorted(failed))
 
 
@@ -164,14 +179,16 @@ def _join_those_that_end_soon(processes, running, grace):
             processes[running.pop(sentinel)].join()
 
 
-def launch(worker, *args, world_size=2, backend="gloo", timeout=60.0, threads=1, echo=True, method=None):
+def launch(worker, *args, world_size=2, backend="gloo", timeout=60.0, threads=1, echo=True, method=None, warm=True):
     """Runs `worker(rank, world_size, *args)` in `world_size` processes joined by torch.distributed.
 
     Returns the list of return values, rank 0 first (they travel by pickle: tensors, numbers, lists, dicts).
     Raises WorkerError if a worker raises or dies, TimeoutError if they have not all finished in `timeout` seconds;
-    either way every worker process is gone when `launch` returns or raises. `threads`: torch threads per worker.
-    `method`: the start method, `start_method()` by default. Every worker starts with this process's CPU random
-    state, as a forked one would, whatever the method: what a worker draws does not depend on how it was started.
+    either way every worker process is gone when `launch` raises. `threads`: torch threads per worker. `method`:
+    the start method, `start_method()` by default. `warm`: run in the workers an earlier launch left, stopped,
+    where the run can travel to them exactly (the module docstring says when). Every worker starts with this
+    process's CPU random state, as a forked one would, whatever the method: what a worker draws does not depend on
+    how it was started.
     """
     method = method or start_method()
     if method not in START_METHODS:
@@ -186,12 +203,37 @@ def launch(worker, *args, world_size=2, backend="gloo", timeout=60.0, threads=1,
         raise ValueError(f"launch forks its workers, and a forked worker cannot use this process's "
                          f"{off_cpu[0].device.type} tensors ({len(off_cpu)} passed): pass the models and tensors "
                          "on the CPU (.cpu())")
-    ctx = _context(method)
-    payload = (worker, args) if method == "fork" else dumps((worker, args))
     # DDP imports torch._dynamo: once here, not once per forked worker (about a second each). By importlib: an
     # `import torch._dynamo` here would make `torch` a local name of this whole function.
     importlib.import_module("torch._dynamo")
     folder = tempfile.mkdtemp(prefix="course-ddp-")
+    try:
+        results = None
+        if warm and method == "fork" and backend == "gloo":
+            results = _run_warm(worker, args, world_size, threads, timeout, folder)
+        if results is None:
+            results = _run_started(worker, args, world_size, backend, timeout, threads, method, folder)
+        if echo:
+            for rank in range(world_size):
+                for line in (_read(os.path.join(folder, f"log{rank}")) or "").splitlines():
+                    print(f"[rank {rank}] {line}")
+        return results
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _results(folder, world_size):
+    results = []
+    for rank in range(world_size):
+        with open(os.path.join(folder, f"result{rank}"), "rb") as f:
+            results.append(pickle.load(f))
+    return results
+
+
+def _run_started(worker, args, world_size, backend, timeout, threads, method, folder):
+    """One run in workers started for it, which end with it."""
+    ctx = _context(method)
+    payload = (worker, args) if method == "fork" else dumps((worker, args))
     processes = []
     try:
         for rank in range(world_size):
@@ -211,16 +253,9 @@ def launch(worker, *args, world_size=2, backend="gloo", timeout=60.0, threads=1,
                 processes[rank].join()
                 if processes[rank].exitcode != 0:
                     _join_those_that_end_soon(processes, running, grace=2.0)
-                    raise WorkerError(_failure_report(folder, processes, world_size))
-        results = []
-        for rank in range(world_size):
-            with open(os.path.join(folder, f"result{rank}"), "rb") as f:
-                results.append(pickle.load(f))
-        if echo:
-            for rank in range(world_size):
-                for line in (_read(os.path.join(folder, f"log{rank}")) or "").splitlines():
-                    print(f"[rank {rank}] {line}")
-        return results
+                    raise WorkerError(_failure_report(folder, [None if p.is_alive() else p.exitcode
+                                                               for p in processes]))
+        return _results(folder, world_size)
     finally:
         for process in processes:
             if process.is_alive():
@@ -228,7 +263,265 @@ def launch(worker, *args, world_size=2, backend="gloo", timeout=60.0, threads=1,
         for process in processes:
             process.join()
             process.close()
-        shutil.rmtree(folder, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- warm workers
+_WARM = None
+_WARM_LOCK = threading.Lock()
+
+
+def _launcher_state():
+    """What a worker forked now would share with this process, beyond the worker and its arguments."""
+    numpy = sys.modules.get("numpy")
+    return {"cwd": os.getcwd(), "path": list(sys.path), "environ": dict(os.environ), "settings": torch_settings(),
+            "grad": torch.is_grad_enabled(),
+            "deterministic": (torch.are_deterministic_algorithms_enabled(),
+                              torch.is_deterministic_algorithms_warn_only_enabled()),
+            "torch_random": torch.get_rng_state(),
+            "numpy_random": numpy.random.get_state() if numpy is not None else None}
+
+
+def _take_launcher_state(state, threads):
+    os.chdir(state["cwd"])
+    sys.path[:] = state["path"]
+    os.environ.clear()
+    os.environ.update(state["environ"])
+    apply_torch_settings(state["settings"])
+    torch.set_num_threads(threads)
+    torch.set_grad_enabled(state["grad"])
+    deterministic, warn_only = state["deterministic"]
+    torch.use_deterministic_algorithms(deterministic, warn_only=warn_only)
+    torch.set_rng_state(state["torch_random"])
+    random.seed()                                 # as in any forked child: `random` reseeds itself at a fork
+    if state["numpy_random"] is not None:
+        importlib.import_module("numpy").random.set_state(state["numpy_random"])
+
+
+def _send(fd, data):
+    data = len(data).to_bytes(8, "little") + data
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _receive(fd):
+    """The next message on `fd`, or None when the other side has closed it."""
+    chunks, wanted, header = [], 8, None
+    while wanted:
+        chunk = os.read(fd, min(wanted, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        wanted -= len(chunk)
+        if header is None and not wanted:
+            header = int.from_bytes(b"".join(chunks), "little")
+            chunks, wanted = [], header
+    return b"".join(chunks)
+
+
+def _serve_launches(requests, answers, rank, world_size, store, threads, timeout):
+    """The body of a warm worker: joins the group at its first launch, then runs launches until the launcher
+    closes the pipe. A launch that raises ends the worker (its peers may be stuck in a collective: the launcher
+    ends them all)."""
+    os.setsid()                                   # out of the kernel's group, whose SIGTERM a stopped one ignores
+    die_with_parent()
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    folder, code = None, 1
+    try:
+        while True:
+            request = _receive(requests)
+            if request is None:
+                code = 0
+                return
+            folder, payload, state = pickle.loads(request)
+            log = os.open(os.path.join(folder, f"log{rank}"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(log, 1)
+            os.dup2(log, 2)
+            os.close(log)
+            sys.stdout = sys.stderr = open(1, "w", buffering=1, closefd=False)
+            try:
+                _take_launcher_state(state, threads)
+                worker, args = pickle.loads(payload)
+            except Exception:                     # a module this process cannot import, say: the launcher forks
+                _send(answers, b"unloadable")
+                _receive(requests)
+                continue
+            _send(answers, b"loaded")
+            if _receive(requests) != b"go":       # a peer could not load it
+                continue
+            if not dist.is_initialized():
+                if os.path.isdir("/sys/class/net/lo"):
+                    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
+                dist.init_process_group("gloo", init_method="file://" + store, rank=rank, world_size=world_size,
+                                        timeout=timedelta(seconds=timeout))
+            result = worker(rank, world_size, *args)
+            with open(os.path.join(folder, f"result{rank}.tmp"), "wb") as f:
+                pickle.dump(result, f)
+            os.replace(os.path.join(folder, f"result{rank}.tmp"), os.path.join(folder, f"result{rank}"))
+            del worker, args, result
+            dist.barrier()
+            sys.stdout.flush()
+            _send(answers, b"done")
+    except BaseException:
+        if folder is not None:
+            with open(os.path.join(folder, f"error{rank}"), "w") as f:
+                f.write(traceback.format_exc())
+    finally:
+        sys.stdout.flush()
+        os._exit(code)
+
+
+class _WarmWorkers:
+    """`world_size` forked workers that run one launch after another in one process group, stopped in between."""
+
+    def __init__(self, world_size, threads, timeout):
+        self.key = (world_size, threads, timeout)
+        self.store = tempfile.mkdtemp(prefix="course-ddp-warm-")
+        self.pids, self.requests, self.answers, self.exit_codes = [], [], [], [None] * world_size
+        for rank in range(world_size):
+            request_read, request_write = os.pipe()
+            answer_read, answer_write = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                for fd in (request_write, answer_read, *self.requests, *self.answers):
+                    os.close(fd)
+                _serve_launches(request_read, answer_write, rank, world_size,
+                                os.path.join(self.store, "store"), threads, timeout)
+            os.close(request_read)
+            os.close(answer_write)
+            self.pids.append(pid)
+            self.requests.append(request_write)
+            self.answers.append(answer_read)
+
+    def usable(self, key):
+        """Of `key` (world size, threads, timeout), and every worker still there."""
+        return key == self.key and all(self._exit_code(rank, block=False) is None for rank in range(len(self.pids)))
+
+    def _exit_code(self, rank, block):
+        if self.exit_codes[rank] is None:
+            try:
+                pid, status = os.waitpid(self.pids[rank], 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                return -1
+            if pid and (os.WIFEXITED(status) or os.WIFSIGNALED(status)):
+                self.exit_codes[rank] = os.waitstatus_to_exitcode(status)
+        return self.exit_codes[rank]
+
+    def run(self, payload, folder, timeout):
+        """The workers' results, or None if one could not load `payload`. Raises as `launch` does."""
+        deadline = time.monotonic() + timeout
+        for pid in self.pids:
+            os.kill(pid, signal.SIGCONT)
+        with slot_names_not_cached():             # torch.Tensor (the random state) must come out as it went in
+            request = pickle.dumps((folder, payload, _launcher_state()))
+        for fd in self.requests:
+            _send(fd, request)
+        answers = self._answers(folder, deadline)
+        if any(answer != b"loaded" for answer in answers):
+            self._tell_all(b"skip")
+            self._stop()
+            return None
+        self._tell_all(b"go")
+        self._answers(folder, deadline)
+        self._stop()
+        return _results(folder, len(self.pids))
+
+    def _tell_all(self, word):
+        for fd in self.requests:
+            _send(fd, word)
+
+    def _answers(self, folder, deadline):
+        """Every worker's next answer, in rank order; a worker that ends instead is a failure of the launch."""
+        answers, waiting = {}, {fd: rank for rank, fd in enumerate(self.answers)}
+        while waiting:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the {len(self.pids)} workers did not finish within {self.key[2]:g} s")
+            ready = multiprocessing.connection.wait(list(waiting), timeout=left)
+            for fd in ready:
+                rank = waiting.pop(fd)
+                answer = _receive(fd)
+                if answer is None:
+                    self._exit_code(rank, block=True)
+                    self._wait_for_ends(waiting.values(), grace=2.0)
+                    raise WorkerError(_failure_report(folder, self.exit_codes))
+                answers[rank] = answer
+        return [answers[rank] for rank in range(len(self.pids))]
+
+    def _wait_for_ends(self, ranks, grace):
+        """After one worker failed, the others fail soon (their collective lost a peer): wait up to `grace` seconds
+        for them to end, so that the report holds them all."""
+        deadline = time.monotonic() + grace
+        for rank in ranks:
+            while self._exit_code(rank, block=False) is None and time.monotonic() < deadline:
+                time.sleep(0.005)
+
+    def _stop(self):
+        """SIGSTOP, and waits until each worker has stopped: a grader that ends every process a cell leaves
+        running spares a stopped one, and a stopped one runs nothing until the next launch."""
+        for pid in self.pids:
+            os.kill(pid, signal.SIGSTOP)
+        for rank, pid in enumerate(self.pids):
+            _, status = os.waitpid(pid, os.WUNTRACED)
+            if not os.WIFSTOPPED(status):
+                self.exit_codes[rank] = os.waitstatus_to_exitcode(status)
+
+    def end(self):
+        for rank, pid in enumerate(self.pids):
+            if self.exit_codes[rank] is None:
+                os.kill(pid, signal.SIGKILL)
+                self._exit_code(rank, block=True)
+        for fd in (*self.requests, *self.answers):
+            os.close(fd)
+        shutil.rmtree(self.store, ignore_errors=True)
+
+
+def _run_warm(worker, args, world_size, threads, timeout, folder):
+    """The run in warm workers (started now if there are none of this shape), or None if it cannot travel to them
+    exactly. A run that fails ends them."""
+    global _WARM
+    try:
+        payload = dumps((worker, args), exact=True)
+    except Exception:                             # whatever cannot travel exactly: forked workers inherit it
+        return None
+    with _WARM_LOCK:
+        if _WARM is not None and not _WARM.usable((world_size, threads, timeout)):
+            end_warm_workers()
+        if _WARM is None:
+            _WARM = _WarmWorkers(world_size, threads, timeout)
+        try:
+            return _WARM.run(payload, folder, timeout)
+        except BaseException:
+            end_warm_workers()
+            raise
+
+
+def _forget_warm_workers():
+    """In a forked child (a worker, a grader's replay): the warm workers are the parent's, to neither use nor end.
+    Closing the copies of their pipes leaves the parent's ends the only ones."""
+    global _WARM
+    if _WARM is not None:
+        for fd in (*_WARM.requests, *_WARM.answers):
+            os.close(fd)
+        _WARM = None
+
+
+os.register_at_fork(after_in_child=_forget_warm_workers)
+
+
+def warm_worker_pids():
+    """The process ids of the warm workers, rank 0 first (empty when there are none)."""
+    return list(_WARM.pids) if _WARM is not None else []
+
+
+@atexit.register
+def end_warm_workers():
+    """Ends the warm workers, if there are any (at exit, and when a launch fails)."""
+    global _WARM
+    if _WARM is not None:
+        _WARM.end()
+        _WARM = None
 
 
 # ---------------------------------------------------------------- helpers the chapter's experiments use

@@ -51,13 +51,22 @@ class _Pickler(cloudpickle.Pickler):
     gradient hooks (`p.register_hook`), which torch's pickling drops with a warning, travel with it, and a
     parametrized module (weight_norm, spectral_norm, ...), which refuses to be pickled, travels as its class and
     attributes, the way copy.deepcopy copies it, and a file open for writing only (a log the loss writes to), which
-    cloudpickle refuses, arrives as the null device: what the other process writes goes nowhere."""
+    cloudpickle refuses, arrives as the null device: what the other process writes goes nowhere. `exact`: refuse the
+    two that arrive changed (the graph tensor, the file) instead."""
+
+    def __init__(self, file, exact=False):
+        super().__init__(file)
+        self.exact = exact
 
     def reducer_override(self, obj):
         if isinstance(obj, io.IOBase) and hasattr(obj, "mode") and not obj.closed and obj.writable() \
                 and not obj.readable() and obj not in (sys.stdout, sys.stderr):
+            if self.exact:
+                raise pickle.PicklingError(f"{obj!r} would arrive as the null device")
             return open, (os.devnull, "wb" if "b" in obj.mode else "w")
         if isinstance(obj, torch.Tensor) and obj.grad_fn is not None:
+            if self.exact:
+                raise pickle.PicklingError("a tensor of an autograd graph would arrive detached")
             return _same, (obj.detach(),)
         if isinstance(obj, torch.Tensor) and obj._backward_hooks:
             bare = obj.detach().requires_grad_(obj.requires_grad)
@@ -83,12 +92,13 @@ def _bare_instance(cls):
     return object.__new__(cls)
 
 
-def dumps(obj) -> bytes:
-    """`obj` pickled by value (cloudpickle), tensors that are part of a graph detached; no class is changed."""
+def dumps(obj, exact=False) -> bytes:
+    """`obj` pickled by value (cloudpickle), tensors that are part of a graph detached; no class is changed.
+    `exact`: raise PicklingError where something would arrive changed (a graph tensor, a file open for writing)."""
     buffer = io.BytesIO()
     try:
         with slot_names_not_cached():
-            _Pickler(buffer).dump(obj)
+            _Pickler(buffer, exact).dump(obj)
     except (TypeError, NotImplementedError, pickle.PicklingError) as error:   # NotImplementedError: DataLoader's
         raise pickle.PicklingError(f"cannot send to another process: {error}. Everything the function and its "
                                    "arguments reach travels by value; a generator or an iterator kept between calls "
@@ -118,12 +128,15 @@ def slot_names_not_cached():
         copyreg._slotnames = original
 
 
-def _settings():
+def torch_settings():
+    """The torch settings another process needs to compute as this one does: threads, default dtype, matmul
+    precision."""
     return {"threads": torch.get_num_threads(), "dtype": torch.get_default_dtype(),
             "matmul": torch.get_float32_matmul_precision()}
 
 
-def _apply(settings):
+def apply_torch_settings(settings):
+    """Makes `torch_settings()` of another process this process's own."""
     torch.set_num_threads(settings["threads"])
     torch.set_default_dtype(settings["dtype"])
     torch.set_float32_matmul_precision(settings["matmul"])
@@ -141,7 +154,7 @@ def _write_message(stream, data):
     stream.flush()
 
 
-def _die_with_parent():
+def die_with_parent():
     """On Linux, asks the kernel to SIGKILL this process when the thread that started it ends: stopped between
     calls, it could act on no other signal, and would outlive a parent that was killed outright."""
     if sys.platform.startswith("linux"):
@@ -151,7 +164,7 @@ def _die_with_parent():
 def serve():
     """The fresh interpreter's loop (`python -c "...; serve()"`): reads (fn, args, settings) from stdin, answers
     ("ok", result) or ("error", traceback) on what was stdout; its own prints go nowhere."""
-    _die_with_parent()   # before the first call, after which the parent stops it; an orphan reads EOF and returns
+    die_with_parent()   # before the first call, after which the parent stops it; an orphan reads EOF and returns
     answers = os.fdopen(os.dup(1), "wb")
     requests = os.fdopen(os.dup(0), "rb")
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -168,7 +181,7 @@ def serve():
             return
         try:
             fn, args, settings = pickle.loads(payload)
-            _apply(settings)
+            apply_torch_settings(settings)
             answer = ("ok", fn(*args))
         except BaseException:
             answer = ("error", traceback.format_exc())
@@ -275,7 +288,7 @@ def run_in_fresh_process(fn, *args, timeout=300.0):
 
     Something may end the interpreter between two calls (the grader ends every process a notebook cell started);
     a call that finds it dead starts another one and tries once more."""
-    payload = dumps((fn, args, _settings()))
+    payload = dumps((fn, args, torch_settings()))
     for attempt in (1, 2):
         child = start()
         try:

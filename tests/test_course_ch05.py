@@ -82,11 +82,14 @@ def test_unigram_loss_is_the_cross_entropy_of_byte_frequencies():
 def _children():
     """This process's live descendants, but for multiprocessing's fork server and resource tracker, which stay for
     the life of the process once a fork-server launch has started them (the workers forked from the server are
-    descendants too, and counted)."""
+    descendants too, and counted), and the warm DDP workers while they are stopped, as they wait between launches."""
     def helper(process):
         return any(word in " ".join(process.cmdline()) for word in ("forkserver", "resource_tracker"))
+
+    warm = set(ddp.warm_worker_pids())
     return [c for c in psutil.Process().children(recursive=True)
-            if c.status() != psutil.STATUS_ZOMBIE and not helper(c)]
+            if c.status() != psutil.STATUS_ZOMBIE and not helper(c)
+            and not (c.pid in warm and c.status() == psutil.STATUS_STOPPED)]
 
 
 def _rank_and_sum(rank, world_size, offset):
@@ -178,6 +181,111 @@ def test_every_start_method_starts_workers_with_this_process_random_state(method
     results = ddp.launch(namespace["drawing_worker"], world_size=2, method=method, echo=False)
     assert results == [expected, expected]
     assert _children() == []
+
+
+RANDOM_AT_SEED_11 = 0.4523795535098186   # random.seed(11); random.random()
+
+
+def _what_a_worker_sees(rank, world_size, marker):
+    import numpy
+    import random
+    return {"cwd": os.getcwd(), "env": os.environ.get("COURSE_TEST_MARKER"), "marker": marker,
+            "dtype": str(torch.get_default_dtype()), "grad": torch.is_grad_enabled(),
+            "draws": (torch.rand(2).tolist(), numpy.random.rand()), "reseeded": random.random() != RANDOM_AT_SEED_11}
+
+
+def test_warm_workers_serve_later_launches_and_see_what_forked_workers_see(tmp_path, monkeypatch):
+    """A second launch runs in the workers the first one left, stopped in between; they see this process's working
+    folder, environment, default dtype, grad mode and random states, as workers forked for the launch do (and
+    Python's `random` reseeded, as at every fork); no class of this process is changed on the way."""
+    import numpy
+    import random
+    ddp.launch(_rank_and_sum, 0, echo=False)
+    first = ddp.warm_worker_pids()
+    assert len(first) == 2
+    assert {psutil.Process(pid).status() for pid in first} == {psutil.STATUS_STOPPED}
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COURSE_TEST_MARKER", "set after the workers started")
+    monkeypatch.delattr(torch.Tensor, "__slotnames__", raising=False)   # pickling a tensor caches it on the class
+    seen = {}
+    for warm in (True, False):
+        torch.manual_seed(11)
+        random.seed(11)
+        numpy.random.seed(11)
+        with torch.no_grad():
+            torch.set_default_dtype(torch.float64)
+            try:
+                seen[warm] = ddp.launch(_what_a_worker_sees, [1, 2], echo=False, warm=warm)
+            finally:
+                torch.set_default_dtype(torch.float32)
+    assert ddp.warm_worker_pids() == first, "the second launch should have run in the same workers"
+    assert "__slotnames__" not in torch.Tensor.__dict__, "a launch changed torch.Tensor (the grader flags that)"
+    assert seen[True] == seen[False]
+    assert seen[True][0] == {"cwd": str(tmp_path), "env": "set after the workers started", "marker": [1, 2],
+                             "dtype": "torch.float64", "grad": False, "draws": seen[True][0]["draws"],
+                             "reseeded": True}
+    assert _children() == []
+
+
+def test_a_run_that_cannot_travel_exactly_is_forked_and_the_warm_workers_stay(tmp_path, monkeypatch):
+    """A tensor of an autograd graph, a generator, and a module the warm workers can no longer import (its file is
+    gone) reach only workers forked for the launch, which share them with this process."""
+    ddp.launch(_rank_and_sum, 0, echo=False)
+    warm = ddp.warm_worker_pids()
+    (tmp_path / "vanishing_module.py").write_text("def worker(rank, world_size):\n    return 'from a gone file'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import vanishing_module
+    (tmp_path / "vanishing_module.py").unlink()
+    x = torch.ones(2, requires_grad=True)
+    graph = x * 3
+    assert ddp.launch(vanishing_module.worker, echo=False) == ["from a gone file"] * 2
+    assert ddp.launch(lambda rank, world_size, t: t.grad_fn is not None, graph, echo=False) == [True, True]
+    assert ddp.launch(lambda rank, world_size, g: next(g), iter(range(5)), echo=False) == [0, 0]
+    assert ddp.warm_worker_pids() == warm
+    assert _children() == []
+
+
+def test_a_forked_child_neither_uses_nor_ends_the_parents_warm_workers():
+    """A grader replays cells in a forked child: the child's launches get warm workers of its own, which end with
+    it, and the parent's serve the parent's next launch."""
+    ddp.launch(_rank_and_sum, 0, echo=False)
+    parents = ddp.warm_worker_pids()
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            inherited = ddp.warm_worker_pids()
+            results = ddp.launch(_rank_and_sum, 1, echo=False)
+            own = ddp.warm_worker_pids()
+            os.write(write_fd, repr((inherited, results, bool(own) and not set(own) & set(parents))).encode())
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    os.waitpid(pid, 0)
+    with os.fdopen(read_fd) as answer:
+        assert answer.read() == repr(([], [(0, 2, 3.0), (1, 2, 3.0)], True))
+    assert ddp.launch(_rank_and_sum, 0, echo=False) == [(0, 2, 1.0), (1, 2, 1.0)]
+    assert ddp.warm_worker_pids() == parents
+    assert _children() == []
+
+
+def test_warm_workers_die_with_their_launcher():
+    """A launcher killed outright (a kernel restarted) leaves no worker behind, stopped or not."""
+    script = ("import os, sys, time; sys.path.insert(0, sys.argv[1]); from course import ddp\n"
+              "ddp.launch(lambda rank, world_size: rank, echo=False)\n"
+              "print(*ddp.warm_worker_pids(), flush=True); time.sleep(60)\n")
+    launcher = subprocess.Popen([os.sys.executable, "-c", script, str(REPO)], stdout=subprocess.PIPE, text=True)
+    pids = [int(pid) for pid in launcher.stdout.readline().split()]
+    assert len(pids) == 2
+    launcher.kill()
+    launcher.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(psutil.pid_exists(pid) and psutil.Process(pid).status()
+                                                != psutil.STATUS_ZOMBIE for pid in pids):
+        time.sleep(0.05)
+    assert not [pid for pid in pids if psutil.pid_exists(pid) and psutil.Process(pid).status()
+                != psutil.STATUS_ZOMBIE], "a warm worker outlived its launcher"
+    launcher.stdout.close()
 
 
 @pytest.mark.parametrize("args", [(torch.nn.Linear(2, 2).to("meta"),), (torch.ones(3),
