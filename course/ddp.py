@@ -23,8 +23,10 @@ its worker and arguments by value, with this process's state that a fork would h
 `sys.path`, environment, torch settings, grad mode and the random states of torch and NumPy (`random` reseeds
 itself in a forked child, and in a warm worker too). What cannot travel exactly (a tensor of an autograd graph, a
 file open for writing, anything cloudpickle refuses, a module the workers cannot import) is forked as before, and
-so is a launch with `warm=False`. Warm workers run in a session of their own and die with this process; a launch
-that fails ends them, and the next starts fresh ones.
+so is a launch with `warm=False`. What a worker changes in its own process and a launch does not send again (a
+global module hook, a patched function) stays for the next launch in the same workers: `warm=False` gives workers
+that end with their launch. Warm workers run in a session of their own and die with this process; a launch that
+fails ends them, and the next starts fresh ones.
 
 Nothing is left running: when a worker raises, exits or hangs past `timeout`, every other worker is killed at once
 (one blocked in an all-reduce waiting for the dead one would otherwise wait forever) and `launch` raises

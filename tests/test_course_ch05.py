@@ -269,6 +269,26 @@ def test_a_forked_child_neither_uses_nor_ends_the_parents_warm_workers():
     assert _children() == []
 
 
+def _patches_its_process(rank, world_size):
+    torch.nn.functional.gelu = torch.nn.functional.relu      # a patch the launch never undoes
+    return "patched"
+
+
+def _sees_the_patch(rank, world_size):
+    return torch.nn.functional.gelu is torch.nn.functional.relu
+
+
+def test_what_a_worker_patches_stays_for_the_next_launch_in_the_same_workers():
+    """The module docstring's warning, measured: a warm worker's own changes outlive its launch; workers started
+    for a launch (warm=False) end with it."""
+    ddp.launch(_patches_its_process, echo=False)
+    assert ddp.launch(_sees_the_patch, echo=False) == [True, True]
+    assert ddp.launch(_sees_the_patch, echo=False, warm=False) == [False, False]
+    ddp.end_warm_workers()
+    assert ddp.launch(_sees_the_patch, echo=False) == [False, False]
+    assert _children() == []
+
+
 def test_warm_workers_die_with_their_launcher():
     """A launcher killed outright (a kernel restarted) leaves no worker behind, stopped or not."""
     script = ("import os, sys, time; sys.path.insert(0, sys.argv[1]); from course import ddp\n"
