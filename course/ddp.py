@@ -299,31 +299,10 @@ def _take_launcher_state(state, threads):
         importlib.import_module("numpy").random.set_state(state["numpy_random"])
 
 
-def _send(fd, data):
-    data = len(data).to_bytes(8, "little") + data
-    while data:
-        data = data[os.write(fd, data):]
-
-
-def _receive(fd):
-    """The next message on `fd`, or None when the other side has closed it."""
-    chunks, wanted, header = [], 8, None
-    while wanted:
-        chunk = os.read(fd, min(wanted, 1 << 20))
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        wanted -= len(chunk)
-        if header is None and not wanted:
-            header = int.from_bytes(b"".join(chunks), "little")
-            chunks, wanted = [], header
-    return b"".join(chunks)
-
-
 def _serve_launches(requests, answers, rank, world_size, store, threads, timeout):
     """The body of a warm worker: joins the group at its first launch, then runs launches until the launcher
-    closes the pipe. A launch that raises ends the worker (its peers may be stuck in a collective: the launcher
-    ends them all)."""
+    closes its end of `requests` (a Connection, as `answers` is). A launch that raises ends the worker (its peers
+    may be stuck in a collective: the launcher ends them all)."""
     os.setsid()                                   # out of the kernel's group, whose SIGTERM a stopped one ignores
     die_with_parent()
     null = os.open(os.devnull, os.O_RDWR)
@@ -332,11 +311,11 @@ def _serve_launches(requests, answers, rank, world_size, store, threads, timeout
     folder, code = None, 1
     try:
         while True:
-            request = _receive(requests)
-            if request is None:
+            try:
+                folder, payload, state = pickle.loads(requests.recv_bytes())
+            except EOFError:
                 code = 0
                 return
-            folder, payload, state = pickle.loads(request)
             log = os.open(os.path.join(folder, f"log{rank}"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             os.dup2(log, 1)
             os.dup2(log, 2)
@@ -346,11 +325,11 @@ def _serve_launches(requests, answers, rank, world_size, store, threads, timeout
                 _take_launcher_state(state, threads)
                 worker, args = pickle.loads(payload)
             except Exception:                     # a module this process cannot import, say: the launcher forks
-                _send(answers, b"unloadable")
-                _receive(requests)
+                answers.send_bytes(b"unloadable")
+                requests.recv_bytes()
                 continue
-            _send(answers, b"loaded")
-            if _receive(requests) != b"go":       # a peer could not load it
+            answers.send_bytes(b"loaded")
+            if requests.recv_bytes() != b"go":    # a peer could not load it
                 continue
             if not dist.is_initialized():
                 if os.path.isdir("/sys/class/net/lo"):
@@ -364,7 +343,7 @@ def _serve_launches(requests, answers, rank, world_size, store, threads, timeout
             del worker, args, result
             dist.barrier()
             sys.stdout.flush()
-            _send(answers, b"done")
+            answers.send_bytes(b"done")
     except BaseException:
         if folder is not None:
             with open(os.path.join(folder, f"error{rank}"), "w") as f:
@@ -382,16 +361,16 @@ class _WarmWorkers:
         self.store = tempfile.mkdtemp(prefix="course-ddp-warm-")
         self.pids, self.requests, self.answers, self.exit_codes = [], [], [], [None] * world_size
         for rank in range(world_size):
-            request_read, request_write = os.pipe()
-            answer_read, answer_write = os.pipe()
+            request_read, request_write = multiprocessing.Pipe(duplex=False)
+            answer_read, answer_write = multiprocessing.Pipe(duplex=False)
             pid = os.fork()
             if pid == 0:
-                for fd in (request_write, answer_read, *self.requests, *self.answers):
-                    os.close(fd)
+                for end in (request_write, answer_read, *self.requests, *self.answers):
+                    end.close()
                 _serve_launches(request_read, answer_write, rank, world_size,
                                 os.path.join(self.store, "store"), threads, timeout)
-            os.close(request_read)
-            os.close(answer_write)
+            request_read.close()
+            answer_write.close()
             self.pids.append(pid)
             self.requests.append(request_write)
             self.answers.append(answer_read)
@@ -417,8 +396,8 @@ class _WarmWorkers:
             os.kill(pid, signal.SIGCONT)
         with slot_names_not_cached():             # torch.Tensor (the random state) must come out as it went in
             request = pickle.dumps((folder, payload, _launcher_state()))
-        for fd in self.requests:
-            _send(fd, request)
+        for connection in self.requests:
+            connection.send_bytes(request)
         answers = self._answers(folder, deadline)
         if any(answer != b"loaded" for answer in answers):
             self._tell_all(b"skip")
@@ -430,24 +409,25 @@ class _WarmWorkers:
         return _results(folder, len(self.pids))
 
     def _tell_all(self, word):
-        for fd in self.requests:
-            _send(fd, word)
+        for connection in self.requests:
+            connection.send_bytes(word)
 
     def _answers(self, folder, deadline):
         """Every worker's next answer, in rank order; a worker that ends instead is a failure of the launch."""
-        answers, waiting = {}, {fd: rank for rank, fd in enumerate(self.answers)}
+        answers, waiting = {}, {connection: rank for rank, connection in enumerate(self.answers)}
         while waiting:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"the {len(self.pids)} workers did not finish within {self.key[2]:g} s")
             ready = multiprocessing.connection.wait(list(waiting), timeout=left)
-            for fd in ready:
-                rank = waiting.pop(fd)
-                answer = _receive(fd)
-                if answer is None:
+            for connection in ready:
+                rank = waiting.pop(connection)
+                try:
+                    answer = connection.recv_bytes()
+                except EOFError:
                     self._exit_code(rank, block=True)
                     self._wait_for_ends(waiting.values(), grace=2.0)
-                    raise WorkerError(_failure_report(folder, self.exit_codes))
+                    raise WorkerError(_failure_report(folder, self.exit_codes)) from None
                 answers[rank] = answer
         return [answers[rank] for rank in range(len(self.pids))]
 
@@ -474,8 +454,8 @@ class _WarmWorkers:
             if self.exit_codes[rank] is None:
                 os.kill(pid, signal.SIGKILL)
                 self._exit_code(rank, block=True)
-        for fd in (*self.requests, *self.answers):
-            os.close(fd)
+        for connection in (*self.requests, *self.answers):
+            connection.close()
         shutil.rmtree(self.store, ignore_errors=True)
 
 
@@ -504,8 +484,8 @@ def _forget_warm_workers():
     Closing the copies of their pipes leaves the parent's ends the only ones."""
     global _WARM
     if _WARM is not None:
-        for fd in (*_WARM.requests, *_WARM.answers):
-            os.close(fd)
+        for connection in (*_WARM.requests, *_WARM.answers):
+            connection.close()
         _WARM = None
 
 
