@@ -396,21 +396,20 @@ class _WarmWorkers:
             os.kill(pid, signal.SIGCONT)
         with slot_names_not_cached():             # torch.Tensor (the random state) must come out as it went in
             request = pickle.dumps((folder, payload, _launcher_state()))
-        for connection in self.requests:
-            connection.send_bytes(request)
+        self._send_to_all(request)
         answers = self._answers(folder, deadline)
         if any(answer != b"loaded" for answer in answers):
-            self._tell_all(b"skip")
+            self._send_to_all(b"skip")
             self._stop()
             return None
-        self._tell_all(b"go")
+        self._send_to_all(b"go")
         self._answers(folder, deadline)
         self._stop()
         return _results(folder, len(self.pids))
 
-    def _tell_all(self, word):
+    def _send_to_all(self, message):
         for connection in self.requests:
-            connection.send_bytes(word)
+            connection.send_bytes(message)
 
     def _answers(self, folder, deadline):
         """Every worker's next answer, in rank order; a worker that ends instead is a failure of the launch."""
