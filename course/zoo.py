@@ -1,8 +1,8 @@
 """The pre-flight zoo: flights with a known verdict, to test pre-flight checks against.
 
-    for case in cases():                    # every case: healthy ones, bugs, and the blind spots
+    for case in cases():                    # every case: healthy ones, bugs, blind spots and false alarms
         flight = case.build()               # a fresh flight (stateful loss functions start empty)
-        case.catcher                        # the check meant to flag it: "gradients", ..., "ddp"; None if healthy
+        case.catcher                        # the check that must flag it: "gradients", ..., "ddp"; None if healthy
         case.also                           # other checks that rightly flag it too (a NaN gradient breaks DDP's)
 
 Healthy cases are drawn from current practice (LoRA adapters whose second matrix starts at zero, zero-initialised
@@ -12,7 +12,9 @@ attention, a VAE, weight normalisation, a GRU and an LSTM, sequences of random l
 the batch, a learner slower than the default budget): no check may flag one.
 Bugs are the ones that train without an error; each names the one check meant to catch it (and, in `also`, any
 other that rightly fails too). Blind spots are bugs that no check of chapter 6 can see, kept so the chapter can
-show them and so a check that starts to see one is noticed.
+show them and so a check that starts to see one is noticed. False alarms are healthy designs that a check fails, as
+the chapter says it does (a loss that draws its own noise, a queue of negatives): the failed row is the user's to
+accept, and a check that stops failing one is noticed too.
 
 Every model is small enough for a CPU check in milliseconds, and built with its own seed.
 """
@@ -39,8 +41,8 @@ CHECKS = ("gradients", "graph", "memory", "overfit", "functions", "determinism",
 
 @dataclass(frozen=True)
 class Case:
-    """One flight with a known verdict. kind: "healthy", "bug" or "blind spot"; catcher: the check that must
-    flag it (None unless kind is "bug"); also: checks that rightly flag it as well."""
+    """One flight with a known verdict. kind: "healthy", "bug", "blind spot" or "false alarm"; catcher: the check
+    that must flag it (None for a healthy case or a blind spot); also: checks that flag it as well."""
     name: str
     kind: str
     catcher: str | None
@@ -1731,6 +1733,27 @@ def jittered_points():
     return make_batch
 
 
+class EvalModeDropout(TwoPath):
+    """F.dropout without training=self.training: its default, training=True, keeps dropping in eval mode."""
+
+    def main(self, x):
+        return self.fc2(F.dropout(torch.relu(self.fc1(x)), 0.2))   # meant: training=self.training
+
+
+def transitions(n):
+    """n transitions of a Q-learning replay buffer: states [n, 10], actions in 0..3, rewards, next states."""
+    return torch.randn(n, 10), torch.randint(0, 4, (n,)), torch.randn(n), torch.randn(n, 10)
+
+
+def undetached_td_loss(model, batch, gamma=0.9):
+    """The Q-learning loss on Q(s, a) - (r + gamma * max Q(s')), whose target the model computes without .detach():
+    gradient flows through the target too (the residual-gradient method, not the Q-learning step it was meant as)."""
+    s, a, r, s_next = batch
+    q = model(s).gather(1, a[:, None]).squeeze(1)
+    target = r + gamma * model(s_next).amax(1)       # meant: under torch.no_grad()
+    return F.smooth_l1_loss(q, target)
+
+
 BLIND_SPOTS = [
     Case("mismatched-labels", "blind spot", None, "labels drawn for other examples: one batch is memorised all "
          "the same", lambda: fly(two_path(), make_batch=lambda n: teacher_points(n, mismatched=True))),
@@ -1749,14 +1772,120 @@ BLIND_SPOTS = [
          "position reads the token it is asked to predict",
          lambda: fly(seeded(lambda: TinyGPT(causal=False), 16), make_batch=tokens, loss_fn=next_token_loss,
                      batch_size=4)),
+    Case("undetached-td-target", "blind spot", None, "a Q-learning target r + 0.9 · max Q(s') that the model "
+         "computes without .detach(): every parameter is still reached, and the loss still falls",
+         lambda: fly(seeded_mlp([10, 32, 32, 4], 77), make_batch=transitions, loss_fn=undetached_td_loss)),
+    Case("dropout-in-eval-mode", "blind spot", None, "F.dropout without training=self.training: it drops in eval "
+         "mode too, and no check looks at eval mode for its own sake", lambda: fly(two_path(EvalModeDropout, 78))),
+]
+
+
+# ---------------------------------------------------------------- false alarms
+def two_views(n):
+    """Two noisy views [n, 10] of n random points: the positive pairs of a contrastive loss."""
+    x = torch.randn(n, 10)
+    return x + 0.1 * torch.randn(n, 10), x + 0.1 * torch.randn(n, 10)
+
+
+def queue_info_nce(q, k, queue, temperature=0.2):
+    """MoCo's InfoNCE: each query's positive is its own key, its negatives the queue's keys."""
+    q, k = F.normalize(q, dim=1), F.normalize(k, dim=1)
+    logits = torch.cat([(q * k).sum(1, keepdim=True), q @ queue.T], 1) / temperature
+    return F.cross_entropy(logits, torch.zeros(len(q), dtype=torch.long))
+
+
+def first_queue(size=32, dim=16):
+    """MoCo starts its queue full, with random unit keys."""
+    return F.normalize(torch.randn(size, dim, generator=torch.Generator().manual_seed(0)), dim=1)
+
+
+class QueueHeldByLoss:
+    """A MoCo-style loss that keeps its queue of negatives itself: every call reads the queue, then pushes its
+    batch's keys (detached) and drops the oldest."""
+
+    def __init__(self):
+        self.queue = first_queue()
+
+    def __call__(self, model, batch):
+        x1, x2 = batch
+        with torch.no_grad():
+            k = model(x2)
+        loss = queue_info_nce(model(x1), k, self.queue)
+        self.queue = torch.cat([self.queue, F.normalize(k, dim=1)])[len(k):]
+        return loss
+
+
+class QueueEncoder(nn.Module):
+    """An encoder that keeps MoCo's queue as a buffer, so that copies of the model carry it."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 16))
+        self.register_buffer("queue", first_queue())
+
+    def forward(self, x):
+        return self.net(x)
+
+
+def buffer_queue_loss(model, batch):
+    """The loss of QueueHeldByLoss, with the queue in the model's buffer (read through DDP's wrapper too)."""
+    encoder = getattr(model, "module", model)
+    x1, x2 = batch
+    with torch.no_grad():
+        k = model(x2)
+    loss = queue_info_nce(model(x1), k, encoder.queue.clone())   # a copy: the push below writes the buffer in place
+    encoder.queue.copy_(torch.cat([encoder.queue, F.normalize(k, dim=1)])[len(k):])
+    return loss
+
+
+class TimeConditioned(nn.Module):
+    """A denoiser: predicts the noise in x from x and its noise level t in [0, 1]."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(11, 32), nn.SiLU(), nn.Linear(32, 10))
+
+    def forward(self, x, t):
+        return self.net(torch.cat([x, t[:, None]], 1))
+
+
+def noise_prediction_loss(model, x):
+    """A diffusion model's loss, which draws each example's noise level and noise itself."""
+    t = torch.rand(len(x))
+    noise = torch.randn_like(x)
+    noisy = (1 - t[:, None]).sqrt() * x + t[:, None].sqrt() * noise
+    return F.mse_loss(model(noisy, t), noise)
+
+
+class RandomFeatureMasking(TwoPath):
+    """Masks a random quarter of the input features in eval mode too (a masked autoencoder's random masking)."""
+
+    def forward(self, x):
+        return super().forward(x * (torch.rand(x.shape) > 0.25))
+
+
+FALSE_ALARMS = [
+    Case("queue-held-by-loss", "false alarm", "ddp", "a MoCo-style queue of negatives that the loss function keeps: "
+         "check 7's one-process passes move it on before the flight travels, and on one batch repeated the queue "
+         "fills with that batch's own keys", lambda: fly(seeded_mlp([10, 32, 16], 81), make_batch=two_views,
+                                                          loss_fn=QueueHeldByLoss()), also=("overfit",)),
+    Case("queue-in-buffer", "false alarm", "overfit", "the same queue kept in the model as a buffer: copies carry "
+         "it, so check 7 passes; one batch repeated still fills it with its own keys",
+         lambda: fly(seeded(QueueEncoder, 81), make_batch=two_views, loss_fn=buffer_queue_loss)),
+    Case("loss-draws-noise", "false alarm", "ddp", "a diffusion loss that draws its noise levels and noise itself: "
+         "each process draws other ones for its shard",
+         lambda: fly(seeded(TimeConditioned, 79), make_batch=unlabeled_points, loss_fn=noise_prediction_loss)),
+    Case("masking-in-eval-mode", "false alarm", "ddp", "random masking of the input that never switches off: "
+         "each process draws its own masks, in eval mode too", lambda: fly(two_path(RandomFeatureMasking, 80))),
 ]
 
 
 def cases(kind=None, graded_only=False):
-    """Every case of `kind` ("healthy", "bug", "blind spot"), or all of them. graded_only: only those the chapter's
-    hidden tests may use, leaving out a case that asks more than what the exercises teach (a sparse batch: the
-    statements say how to handle one, but a correct solution that misses it should not lose its points)."""
-    every = HEALTHY + BUGS + BLIND_SPOTS
+    """Every case of `kind` ("healthy", "bug", "blind spot", "false alarm"), or all of them. graded_only: only
+    those the chapter's hidden tests may use, leaving out a case that asks more than what the exercises teach (a
+    sparse batch: the statements say how to handle one, but a correct solution that misses it should not lose its
+    points)."""
+    every = HEALTHY + BUGS + BLIND_SPOTS + FALSE_ALARMS
     return [case for case in every if (kind is None or case.kind == kind) and (case.graded or not graded_only)]
 
 

@@ -462,14 +462,24 @@ def test_fresh_interpreter_ends_with_a_parent_killed_outright():
 # ---------------------------------------------------------------- the zoo
 def test_the_zoo_has_enough_realistic_cases_each_with_one_intended_check():
     healthy, bugs, blind = zoo.cases("healthy"), zoo.cases("bug"), zoo.cases("blind spot")
-    assert len(healthy) >= 15 and len(bugs) >= 30 and blind
+    false_alarms = zoo.cases("false alarm")
+    assert len(healthy) >= 15 and len(bugs) >= 30 and blind and false_alarms
     assert len({c.name for c in zoo.cases()}) == len(zoo.cases())
+    assert {c.kind for c in zoo.cases()} == {"healthy", "bug", "blind spot", "false alarm"}
     assert all(c.catcher is None and not c.also for c in healthy + blind)
-    for c in bugs:
+    for c in bugs + false_alarms:
         assert c.catcher in zoo.CHECKS and set(c.also) <= set(zoo.CHECKS) - {c.catcher}, c.name
     for check in zoo.CHECKS:
         assert sum(c.catcher == check for c in bugs) >= 4, f"too few bugs for the {check} check"
     assert zoo.case("lora").flagged_by() == set() and zoo.case("sqrt-where").flagged_by() >= {"gradients", "ddp"}
+
+
+def test_the_readme_counts_the_zoo_as_it_is():
+    readme = (SOURCE.parents[2] / "README.md").read_text()
+    counts = {kind: len(zoo.cases(kind)) for kind in ("bug", "healthy", "blind spot", "false alarm")}
+    said = (f"{counts['bug']} realistic bugs, {counts['healthy']} healthy modern setups, {counts['blind spot']} blind "
+            f"spots, and {counts['false alarm']} false alarms it accepts")
+    assert said in readme, f"README.md should describe course.zoo as: {said}"
 
 
 def test_a_zoo_case_builds_a_fresh_flight_every_time():
