@@ -695,6 +695,17 @@ def _frozen_backbone():
     return fly(model, make_optimizer=trainable_adamw(1e-2), frozen=frozen_names(model))
 
 
+def loss_with_parts(model, batch):
+    """Cross-entropy plus a small logit penalty, returned with its parts attached for a logger; the total is one of
+    them, so the loss, its dict and its graph form a reference cycle."""
+    x, y = batch
+    logits = model(x)
+    parts = {"cross_entropy": F.cross_entropy(logits, y), "logit_penalty": 1e-3 * logits.pow(2).mean()}
+    parts["total"] = loss = parts["cross_entropy"] + parts["logit_penalty"]
+    loss.parts = parts
+    return loss
+
+
 HEALTHY = [
     Case("mlp", "healthy", None, "an MLP classifying random points (course.preflight.mlp_flight)",
          lambda: fly(seeded_mlp([10, 32, 32, 4], seed=1))),
@@ -789,6 +800,9 @@ HEALTHY = [
     Case("spectral-norm", "healthy", None, "an MLP under the hook-based nn.utils.spectral_norm of GAN code, after "
          "the user's first forward pass (the weight it computed is kept on each layer)",
          lambda: looked_at(fly(spectral_normed_mlp()))),
+    Case("loss-keeps-its-parts", "healthy", None, "a loss that keeps a dict of its parts for logging, the total "
+         "among them: each step's graph lives in a reference cycle until Python's garbage collector frees it",
+         lambda: fly(two_path(seed=84), loss_fn=loss_with_parts)),
 ]
 
 

@@ -37,6 +37,7 @@ def check_memory(flight):
         loss.backward()
         opt.step()
         del loss
+    gc.collect()
     alive = dead[:2].count(False)
     if alive:
         return CheckResult("memory", False, f"{alive} graph(s) from steps 1-2 survive step 3")

@@ -46,6 +46,7 @@ def check_memory(flight):
         loss.backward()
         optimizer.step()
         del loss
+    gc.collect()
     if len(early):
         return CheckResult("memory", False, f"{len(early)} early graph(s) still alive")
     return CheckResult("memory", True, "linear in the batch, no graph kept")

@@ -46,6 +46,7 @@ def check_memory(flight):
         optimizer.step()
         del loss
     del seen, stack, node
+    gc.collect()
     alive = sum(ref() is not None for ref in markers)
     if alive:
         return CheckResult("memory", False, f"{alive} of the graphs of the first two steps still alive after the "

@@ -47,6 +47,7 @@ def check_memory(flight):
         loss.backward()
         optimizer.step()
         del loss
+    gc.collect()
     alive = sum(ref() is not None for ref in markers[:2])
     if alive:
         return CheckResult("memory", False, f"{alive} of the graphs of the first two steps still alive after the "
