@@ -695,6 +695,40 @@ def _frozen_backbone():
     return fly(model, make_optimizer=trainable_adamw(1e-2), frozen=frozen_names(model))
 
 
+class InPlaceLeakyReLU(torch.autograd.Function):
+    """A leaky ReLU that overwrites its input, as in-place activations do to save memory (ctx.mark_dirty): its
+    backward reads the output, whose sign is the input's."""
+
+    @staticmethod
+    def forward(ctx, x, slope):
+        ctx.mark_dirty(x)
+        x.mul_(torch.where(x >= 0, 1.0, slope).to(x.dtype))
+        ctx.slope = slope
+        ctx.save_for_backward(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        y, = ctx.saved_tensors
+        return grad * torch.where(y >= 0, 1.0, ctx.slope).to(grad.dtype), None
+
+
+class InPlaceLeakyMLP(nn.Module):
+    """fc1, InPlaceLeakyReLU(0.01), fc2."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(10, 32), nn.Linear(32, 4)
+
+    def forward(self, x):
+        return self.fc2(InPlaceLeakyReLU.apply(self.fc1(x), 0.01))
+
+
+def _in_place_function():
+    inputs = (torch.randn(3, 4, generator=torch.Generator().manual_seed(5)), 0.01)
+    return fly(seeded(InPlaceLeakyMLP, 85), functions=((InPlaceLeakyReLU, inputs),))
+
+
 def loss_with_parts(model, batch):
     """Cross-entropy plus a small logit penalty, returned with its parts attached for a logger; the total is one of
     them, so the loss, its dict and its graph form a reference cycle."""
@@ -803,6 +837,8 @@ HEALTHY = [
     Case("loss-keeps-its-parts", "healthy", None, "a loss that keeps a dict of its parts for logging, the total "
          "among them: each step's graph lives in a reference cycle until Python's garbage collector frees it",
          lambda: fly(two_path(seed=84), loss_fn=loss_with_parts)),
+    Case("in-place-function", "healthy", None, "a leaky ReLU written as an autograd Function that overwrites its "
+         "input (ctx.mark_dirty), listed in functions", _in_place_function),
 ]
 
 

@@ -19,6 +19,7 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 from course import fresh_process, zoo
+from course.models import seeded
 from course.preflight import (CheckResult, Flight, Report, SmallConvNet, adam, classification_loss, copy_model,
                               decoder_flight, expect_each_step_on_a_zeroed_gradient, expect_verdict,
                               expect_model_untouched, healthy_flights, repeat_batch, without_dropout)
@@ -515,6 +516,49 @@ def reference():
             exec(compile(cell.source, f"<ch06 cell {meta['grade_id']}>", "exec"), namespace)
     return namespace
 
+
+
+class _TinyDetector(nn.Module):
+    """torchvision's convention: a dict of losses in training mode, predictions in eval mode. Each image's loss
+    reads 8 of its 64 anchors, up to 4 of them positive, picked in the order of `keys` (random priorities)."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 1, 1))
+
+    def forward(self, images, targets=None, keys=None):
+        logits = self.body(images).flatten(1)
+        if not self.training:
+            return [{"scores": s} for s in logits.sigmoid()]
+        keys = torch.rand(targets.shape) if keys is None else keys     # the sampler draws, unless handed its draws
+        rows, cols = [], []
+        for i, (labels, key) in enumerate(zip(targets, keys)):
+            pos, neg = [torch.nonzero(labels == c)[:, 0] for c in (1, 0)]
+            pos = pos[key[pos].argsort()[:4]]
+            cols.append(torch.cat([pos, neg[key[neg].argsort()[:8 - len(pos)]]]))
+            rows.append(torch.full_like(cols[-1], i))
+        rows, cols = torch.cat(rows), torch.cat(cols)
+        return {"objectness": F.binary_cross_entropy_with_logits(logits[rows, cols], targets[rows, cols].float())}
+
+
+def _anchors(n, with_keys):
+    images, targets = torch.randn(n, 1, 8, 8), (torch.rand(n, 64) < 0.1).long()
+    return (images, targets, torch.rand(n, 64)) if with_keys else (images, targets)
+
+
+def _detector_loss(model, batch):
+    return sum(model(*batch).values())
+
+
+def test_check_ddp_compares_a_sampling_detector_in_eval_mode_where_it_returns_no_loss_unless_handed_its_draws(
+        reference):
+    """Section 7: a model that draws in training mode is compared in eval mode, where a torchvision-style detector
+    returns predictions, so the loss fails; with the sampler's draws in the batch, training mode repeats."""
+    drawing = Flight(seeded(_TinyDetector, 86), lambda n: _anchors(n, False), _detector_loss, adam(1e-2))
+    with pytest.raises(AttributeError, match="values"):
+        reference["check_ddp"](drawing)
+    handed = reference["check_ddp"](drawing.replace(make_batch=lambda n: _anchors(n, True)))
+    assert handed.passed is True and "training mode" in handed.reason, handed.reason
 
 @pytest.mark.parametrize("case", zoo.cases(), ids=lambda c: c.name)
 def test_reference_checks_flag_exactly_what_each_zoo_case_should(reference, case):

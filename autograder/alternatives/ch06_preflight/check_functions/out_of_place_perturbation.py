@@ -1,3 +1,8 @@
+def _clones(values):
+    # an in-place Function writes into these, not into the values themselves
+    return [a.clone() if torch.is_tensor(a) and a.is_floating_point() else a for a in values]
+
+
 def check_functions(flight):
     eps = 1e-6
     for fn, inputs in flight.functions:
@@ -5,17 +10,18 @@ def check_functions(flight):
         floats = [i for i, a in enumerate(base) if torch.is_tensor(a) and a.is_floating_point()]
         spots = [i for i in floats if base[i].requires_grad] or floats
         args = [a.detach().double() if i in floats else a for i, a in enumerate(base)]
-        w = torch.rand(fn.apply(*args).shape, dtype=torch.float64, generator=torch.Generator().manual_seed(7)) + 0.5
+        shape = fn.apply(*_clones(args)).shape
+        w = torch.rand(shape, dtype=torch.float64, generator=torch.Generator().manual_seed(7)) + 0.5
 
         def scalar(values):
             with torch.random.fork_rng():
                 torch.manual_seed(0)
-                return (fn.apply(*values) * w).sum()
+                return (fn.apply(*_clones(values)) * w).sum()
 
         leaves = [a.clone().requires_grad_() if i in spots else a for i, a in enumerate(args)]
         with torch.random.fork_rng():
             torch.manual_seed(0)
-            out = fn.apply(*leaves)
+            out = fn.apply(*_clones(leaves))
         scalar([a.flip(list(range(a.dim()))) if i in floats else a for i, a in enumerate(args)])   # a second layer's call
         seen = w.clone()
         auto = torch.autograd.grad(out, [leaves[i] for i in spots], grad_outputs=seen, allow_unused=True)

@@ -6,6 +6,9 @@ def check_functions(flight):
     if not flight.functions:
         return CheckResult("functions", True, "no custom autograd Function to check")
     worst = 0.0
+
+    def fresh(args):                              # what fn.apply gets: an in-place Function writes into these
+        return [a.clone() if torch.is_tensor(a) and a.is_floating_point() else a for a in args]
     for fn, inputs in flight.functions:
         marked = any(torch.is_tensor(a) and a.is_floating_point() and a.requires_grad for a in inputs)
         args = [a.detach().to(torch.float64, copy=True).requires_grad_(a.requires_grad or not marked)
@@ -14,12 +17,12 @@ def check_functions(flight):
         wrt = [a for a in args if torch.is_tensor(a) and a.requires_grad]
         with torch.random.fork_rng():
             torch.manual_seed(0)
-            out = fn.apply(*args)
+            out = fn.apply(*fresh(args))
         # 0.5 +: never the draw that an example input made from seed 0 is (v = x can hide a transposed gradient)
         v = 0.5 + torch.randn(out.shape, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
 
         def s():
-            return (fn.apply(*args) * v).sum()
+            return (fn.apply(*fresh(args)) * v).sum()
 
         flipped = [a.detach().flip(tuple(range(a.dim()))) if torch.is_tensor(a) and a.is_floating_point() else a
                    for a in args]

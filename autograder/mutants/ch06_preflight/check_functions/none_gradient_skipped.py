@@ -19,7 +19,8 @@ def _prepare(inputs):
 def _applied(fn, args):
     with torch.random.fork_rng():                 # every call draws alike: a Function may draw (a dropout mask)
         torch.manual_seed(0)
-        return fn.apply(*args)
+        return fn.apply(*[a.clone() if isinstance(a, torch.Tensor) and a.is_floating_point() else a
+                          for a in args])   # an in-place Function writes into the clones
 
 
 def _agrees(fn, inputs, eps=1e-6):
