@@ -31,6 +31,7 @@ import subprocess
 import sys
 import threading
 import traceback
+import types
 from pathlib import Path
 
 import cloudpickle
@@ -50,7 +51,8 @@ class _Pickler(cloudpickle.Pickler):
     """cloudpickle, but a tensor with a grad_fn travels detached (autograd graphs do not cross processes), a leaf's
     gradient hooks (`p.register_hook`), which torch's pickling drops with a warning, travel with it, and a
     parametrized module (weight_norm, spectral_norm, ...), which refuses to be pickled, travels as its class and
-    attributes, the way copy.deepcopy copies it, and a file open for writing only (a log the loss writes to), which
+    attributes, the way copy.deepcopy copies it, a module of a class of its own (torch.classes) is imported there, and
+    a file open for writing only (a log the loss writes to), which
     cloudpickle refuses, arrives as the null device: what the other process writes goes nowhere. `exact`: refuse the
     two that arrive changed (the graph tensor, the file) instead."""
 
@@ -76,6 +78,11 @@ class _Pickler(cloudpickle.Pickler):
             return _same, (bare,), list(obj._backward_hooks.values()), None, None, _register_hooks
         if isinstance(obj, torch.nn.Module) and parametrize.is_parametrized(obj):
             return _bare_instance, (type(obj),), obj.__dict__
+        if isinstance(obj, types.ModuleType) and type(obj) is not types.ModuleType \
+                and sys.modules.get(obj.__name__) is obj:
+            # a module of a class of its own (torch.classes, torch.ops), which cloudpickle takes along whenever a
+            # function reads an attribute of that name (self.classes) and cannot pickle: import it there instead
+            return importlib.import_module, (obj.__name__,)
         return super().reducer_override(obj)
 
 

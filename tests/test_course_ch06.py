@@ -355,6 +355,21 @@ def test_fresh_process_sends_a_log_open_for_writing_as_the_null_device(tmp_path)
     assert (tmp_path / "losses.log").read_text() == "here\n" and (tmp_path / "losses.bin").read_bytes() == b""
 
 
+def test_fresh_process_imports_a_module_of_a_class_of_its_own_that_a_function_names():
+    class Prototypes(nn.Module):
+        # defined in a function, so it travels by value, forward's code with it; that code reads attributes named
+        # like torch's own module objects torch.classes and torch.ops, which cloudpickle then takes along
+        def __init__(self):
+            super().__init__()
+            self.classes, self.ops = nn.Parameter(torch.ones(4, 3)), nn.Linear(3, 3)
+
+        def forward(self, x):
+            return self.ops(x) @ self.classes.T
+
+    model, x = Prototypes(), torch.ones(2, 3)
+    assert torch.equal(fresh_process.run_in_fresh_process(model, x), model(x).detach())
+
+
 def test_fresh_process_says_what_cannot_travel_and_what_to_do():
     batches = (torch.randn(2, 3) for _ in range(3))                       # an iterator kept between calls
     with pytest.raises(pickle.PicklingError, match="cannot pickle 'generator' object.*make it inside the call"):
