@@ -1804,6 +1804,34 @@ def undetached_td_loss(model, batch, gamma=0.9):
     return F.smooth_l1_loss(q, target)
 
 
+class RenormalisedTop1MoE(Top1MoE):
+    """Top-1 routing whose gates are renormalised over the experts kept, as Mixtral's top-k is: with k = 1 every gate
+    is p / p = 1, so the router's true gradient is 0, and rounding leaves it a tiny one that is not exactly 0."""
+
+    def forward(self, x):
+        probabilities = self.router(x).softmax(-1)
+        top, choice = probabilities.max(-1)
+        gate = top / top                                 # meant: top-k with k > 1, or no renormalisation
+        out = torch.zeros(len(x), 4)
+        for e in choice.unique().tolist():
+            rows = (choice == e).nonzero(as_tuple=True)[0]
+            out = out.index_add(0, rows, self.experts[e](x[rows]) * gate[rows, None])
+        return out
+
+
+class ParameterViewOffset(TwoPath):
+    """An output offset kept as a view of a parameter, nn.Parameter(...)[None]: the attribute is a plain tensor,
+    the parameter behind it is listed nowhere, and no optimizer moves it. copy_model copies the view detached, as it
+    copies every tensor a forward pass computed, so on the copy the offset is a constant."""
+
+    def __init__(self):
+        super().__init__()
+        self.offset = nn.Parameter(torch.zeros(4))[None]  # meant: nn.Parameter(torch.zeros(1, 4))
+
+    def forward(self, x):
+        return super().forward(x) + self.offset
+
+
 BLIND_SPOTS = [
     Case("mismatched-labels", "blind spot", None, "labels drawn for other examples: one batch is memorised all "
          "the same", lambda: fly(two_path(), make_batch=lambda n: teacher_points(n, mismatched=True))),
@@ -1825,6 +1853,12 @@ BLIND_SPOTS = [
     Case("undetached-td-target", "blind spot", None, "a Q-learning target r + 0.9 · max Q(s') that the model "
          "computes without .detach(): every parameter is still reached, and the loss still falls",
          lambda: fly(seeded_mlp([10, 32, 32, 4], 77), make_batch=transitions, loss_fn=undetached_td_loss)),
+    Case("renormalised-top1-gate", "blind spot", None, "top-1 routing with its gate renormalised to p / p = 1: "
+         "the router's gradient is zero up to rounding, not exactly zero, and it never learns",
+         lambda: fly(seeded(RenormalisedTop1MoE, 88))),
+    Case("parameter-view-attribute", "blind spot", None, "an offset kept as nn.Parameter(...)[None], a view that "
+         "parameters() does not list: check 2 looks at a copy, where the view is a constant",
+         lambda: fly(two_path(ParameterViewOffset, 89))),
     Case("dropout-in-eval-mode", "blind spot", None, "F.dropout without training=self.training: it drops in eval "
          "mode too, and no check looks at eval mode for its own sake", lambda: fly(two_path(EvalModeDropout, 78))),
 ]
