@@ -52,9 +52,9 @@ class _Pickler(cloudpickle.Pickler):
     gradient hooks (`p.register_hook`), which torch's pickling drops with a warning, travel with it, and a
     parametrized module (weight_norm, spectral_norm, ...), which refuses to be pickled, travels as its class and
     attributes, the way copy.deepcopy copies it, a module of a class of its own (torch.classes) is imported there, and
-    a file open for writing only (a log the loss writes to), which
-    cloudpickle refuses, arrives as the null device: what the other process writes goes nowhere. `exact`: refuse the
-    two that arrive changed (the graph tensor, the file) instead."""
+    a file open for writing only (a log the loss writes to), which cloudpickle refuses, arrives as the null device:
+    what the other process writes goes nowhere. `exact`: refuse the two that arrive changed (the graph tensor, the
+    file) instead."""
 
     def __init__(self, file, exact=False):
         super().__init__(file)

@@ -596,8 +596,12 @@ class Top1MoE(nn.Module):
         self.router = nn.Linear(10, experts)
         self.experts = nn.ModuleList(nn.Linear(10, 4) for _ in range(experts))
 
+    def route(self, x):
+        """Each row's gate and the expert it picked."""
+        return self.router(x).softmax(-1).max(-1)
+
     def forward(self, x):
-        gate, choice = self.router(x).softmax(-1).max(-1)
+        gate, choice = self.route(x)
         out = torch.zeros(len(x), 4)
         for e in choice.unique().tolist():
             rows = (choice == e).nonzero(as_tuple=True)[0]
@@ -1808,15 +1812,9 @@ class RenormalisedTop1MoE(Top1MoE):
     """Top-1 routing whose gates are renormalised over the experts kept, as Mixtral's top-k is: with k = 1 every gate
     is p / p = 1, so the router's true gradient is 0, and rounding leaves it a tiny one that is not exactly 0."""
 
-    def forward(self, x):
-        probabilities = self.router(x).softmax(-1)
-        top, choice = probabilities.max(-1)
-        gate = top / top                                 # meant: top-k with k > 1, or no renormalisation
-        out = torch.zeros(len(x), 4)
-        for e in choice.unique().tolist():
-            rows = (choice == e).nonzero(as_tuple=True)[0]
-            out = out.index_add(0, rows, self.experts[e](x[rows]) * gate[rows, None])
-        return out
+    def route(self, x):
+        top, choice = super().route(x)
+        return top / top, choice                         # meant: top-k with k > 1, or no renormalisation
 
 
 class ParameterViewOffset(TwoPath):
@@ -1878,6 +1876,14 @@ def queue_info_nce(q, k, queue, temperature=0.2):
     return F.cross_entropy(logits, torch.zeros(len(q), dtype=torch.long))
 
 
+def queries_and_keys(model, batch):
+    """MoCo's two encodings of the two views: the queries, and the keys without a graph."""
+    x1, x2 = batch
+    with torch.no_grad():
+        k = model(x2)
+    return model(x1), k
+
+
 def first_queue(size=32, dim=16):
     """MoCo starts its queue full, with random unit keys."""
     return F.normalize(torch.randn(size, dim, generator=torch.Generator().manual_seed(0)), dim=1)
@@ -1891,10 +1897,8 @@ class QueueHeldByLoss:
         self.queue = first_queue()
 
     def __call__(self, model, batch):
-        x1, x2 = batch
-        with torch.no_grad():
-            k = model(x2)
-        loss = queue_info_nce(model(x1), k, self.queue)
+        q, k = queries_and_keys(model, batch)
+        loss = queue_info_nce(q, k, self.queue)
         self.queue = torch.cat([self.queue, F.normalize(k, dim=1)])[len(k):]
         return loss
 
@@ -1914,10 +1918,8 @@ class QueueEncoder(nn.Module):
 def buffer_queue_loss(model, batch):
     """The loss of QueueHeldByLoss, with the queue in the model's buffer (read through DDP's wrapper too)."""
     encoder = getattr(model, "module", model)
-    x1, x2 = batch
-    with torch.no_grad():
-        k = model(x2)
-    loss = queue_info_nce(model(x1), k, encoder.queue.clone())   # a copy: the push below writes the buffer in place
+    q, k = queries_and_keys(model, batch)
+    loss = queue_info_nce(q, k, encoder.queue.clone())   # a copy: the push below writes the buffer in place
     encoder.queue.copy_(torch.cat([encoder.queue, F.normalize(k, dim=1)])[len(k):])
     return loss
 

@@ -532,7 +532,6 @@ def reference():
     return namespace
 
 
-
 class _TinyDetector(nn.Module):
     """torchvision's convention: a dict of losses in training mode, predictions in eval mode. Each image's loss
     reads 8 of its 64 anchors, up to 4 of them positive, picked in the order of `keys` (random priorities)."""
@@ -574,6 +573,7 @@ def test_check_ddp_compares_a_sampling_detector_in_eval_mode_where_it_returns_no
         reference["check_ddp"](drawing)
     handed = reference["check_ddp"](drawing.replace(make_batch=lambda n: _anchors(n, True)))
     assert handed.passed is True and "training mode" in handed.reason, handed.reason
+
 
 @pytest.mark.parametrize("case", zoo.cases(), ids=lambda c: c.name)
 def test_reference_checks_flag_exactly_what_each_zoo_case_should(reference, case):
