@@ -266,9 +266,14 @@ _CHILD = None
 
 
 @atexit.register
-def _close_at_exit():
-    if _CHILD is not None:
-        _CHILD.close()
+def end():
+    """Ends the fresh interpreter if one runs (the next call starts another): for code that must leave no process
+    behind, such as a test module that shares its Python process with others."""
+    global _CHILD
+    with _LOCK:
+        if _CHILD is not None:
+            _CHILD.close()
+            _CHILD = None
 
 
 def start():

@@ -28,6 +28,14 @@ from tools import notebook_run
 SOURCE = Path(__file__).resolve().parents[1] / "source" / "ch06_preflight" / "ch06_preflight.ipynb"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def no_fresh_interpreter_left():
+    """Ends the fresh interpreter these tests start: the modules run after this one in the same Python process
+    count their children (tests/test_course_ch05.py: every DDP worker must be gone)."""
+    yield
+    fresh_process.end()
+
+
 def test_report_table_rows_summary_and_lookup():
     report = Report([CheckResult("gradients", True, "fine", 0.25), CheckResult("graph", False, "w not reached")])
     lines = str(report).splitlines()
@@ -401,7 +409,6 @@ def test_fresh_process_started_again_when_something_ended_it():
     assert fresh_process.run_in_fresh_process(_hash_of, 8) == 8
 
 
-
 def test_fresh_process_starts_early_except_where_a_grader_would_end_it_half_started(monkeypatch):
     fresh_process._discard(fresh_process.start())
     monkeypatch.setenv("COURSE_ENDS_CELL_PROCESSES", "1")
@@ -412,10 +419,19 @@ def test_fresh_process_starts_early_except_where_a_grader_would_end_it_half_star
     assert fresh_process._CHILD is not None and fresh_process._CHILD.alive()
     assert fresh_process.run_in_fresh_process(_hash_of, 9) == 9
 
+
 def test_fresh_process_times_out_and_starts_over():
     with pytest.raises(TimeoutError):
         fresh_process.run_in_fresh_process(time.sleep, 30, timeout=0.5)
     assert fresh_process.run_in_fresh_process(_hash_of, 7) == 7
+
+
+def test_fresh_process_end_leaves_no_interpreter_and_the_next_call_starts_another():
+    pid = fresh_process.start().process.pid
+    fresh_process.end()
+    assert _gone(pid) and fresh_process._CHILD is None
+    fresh_process.end()                             # nothing to end: no error
+    assert fresh_process.run_in_fresh_process(_hash_of, 10) == 10
 
 
 def _thread_states(pid):
