@@ -356,6 +356,18 @@ class LSTMClassifier(nn.Module):
         return self.head(self.lstm(x)[0][:, -1])
 
 
+class BackwardStateBiLSTM(LSTMClassifier):
+    """A bidirectional LSTM classifying from h_n[-1], meant as both directions' final states: on one layer that is
+    the backward direction's alone, so the forward direction's weights get exactly zero gradients."""
+
+    def __init__(self, hidden=32):
+        super().__init__(hidden)
+        self.lstm = nn.LSTM(10, hidden, batch_first=True, bidirectional=True)
+
+    def forward(self, x):
+        return self.head(self.lstm(x)[1][0][-1])
+
+
 class AttentionKeeper(nn.Module):
     """One self-attention layer over a sequence, then the mean over positions: it keeps its last attention weights,
     graph and all, for display (`model.attention`), as visualisation code does."""
@@ -1577,6 +1589,9 @@ BUGS = [
     Case("zero-mask-hook", "bug", "gradients", "a gradient hook masks fc1.weight's gradient to the rows meant to "
          "train, and the mask is all zeros (copy.deepcopy drops such a hook: the checks copy with copy_model)",
          lambda: fly(two_path(MaskedNewRows, seed=84))),
+    Case("bidirectional-last-state", "bug", "gradients", "a bidirectional LSTM read through h_n[-1]: the backward "
+         "direction's state only, so the forward direction's weights, reached inside the one fused LSTM node, get "
+         "exactly zero gradients", lambda: fly(seeded(BackwardStateBiLSTM, 90), make_batch=sequences)),
     # graph
     Case("detached-branch", "bug", "graph", "a branch .detach()ed before it joins the output",
          lambda: fly(two_path(Detached))),
@@ -1735,6 +1750,20 @@ class UndetachedFeatureBank(TwoPath):
         return super().forward(x)
 
 
+class FirstLossKept:
+    """A loss function that keeps its first loss, to log later losses as a share of it: kept as the tensor (meant:
+    .item()), so the graph of its first call lives as long as the loss function does: one graph, not a growth."""
+
+    def __init__(self):
+        self.first = None
+
+    def __call__(self, model, batch):
+        loss = classification_loss(model, batch)
+        if self.first is None:
+            self.first = loss                                # meant: loss.item()
+        return loss
+
+
 class SharedFrozenLayer(nn.Module):
     """A student that reuses its teacher's first layer; the teacher is frozen, and so, by accident, is the
     student's first layer. named_parameters() lists the shared layer once, under the teacher's name, which is in
@@ -1839,6 +1868,10 @@ BLIND_SPOTS = [
     Case("undivided-pool-backward", "blind spot", None, "a pooling backward that forgets to divide by H·W on 32x32 "
          "images: gradients 1024 times too large, and still a sensitivity under max_ratio, since the conv layers' "
          "own is far below 1", lambda: fly(seeded(UndividedPoolConvNet, 74), make_batch=lambda n: images(n, 32))),
+    Case("first-loss-kept", "blind spot", None, "a loss function that keeps its first loss as a tensor: one graph "
+         "held for good (its nodes: backward frees what they saved), and it is the graph of check 3's first measured "
+         "forward pass, which carries no marker",
+         lambda: fly(two_path(seed=91), loss_fn=FirstLossKept())),
     Case("flight-owned-generator", "blind spot", None, "jitter from a random.Random() that make_batch made when the "
          "flight was built: both runs of check 6 start from the state the flight carries",
          lambda: fly(two_path(seed=72), make_batch=jittered_points())),
