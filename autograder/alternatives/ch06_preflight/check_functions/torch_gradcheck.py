@@ -15,7 +15,7 @@ def check_functions(flight):
     for fn, inputs in flight.functions:
         floats = [x for x in inputs if isinstance(x, torch.Tensor) and torch.is_floating_point(x)]
         marked = any(x.requires_grad for x in floats)
-        args = tuple(x.detach().to(torch.float64).requires_grad_(x.requires_grad or not marked)
+        args = tuple(x.detach().to(torch.float64, copy=True).requires_grad_(x.requires_grad or not marked)
                      if isinstance(x, torch.Tensor) and torch.is_floating_point(x) else x for x in inputs)
         flipped = [a.detach().flip(tuple(range(a.dim()))) if isinstance(a, torch.Tensor) and torch.is_floating_point(a)
                    else a for a in args]
