@@ -356,13 +356,14 @@ class LSTMClassifier(nn.Module):
         return self.head(self.lstm(x)[0][:, -1])
 
 
-class BackwardStateBiLSTM(LSTMClassifier):
+class BackwardStateBiLSTM(nn.Module):
     """A bidirectional LSTM classifying from h_n[-1], meant as both directions' final states: on one layer that is
     the backward direction's alone, so the forward direction's weights get exactly zero gradients."""
 
     def __init__(self, hidden=32):
-        super().__init__(hidden)
+        super().__init__()
         self.lstm = nn.LSTM(10, hidden, batch_first=True, bidirectional=True)
+        self.head = nn.Linear(hidden, 4)
 
     def forward(self, x):
         return self.head(self.lstm(x)[1][0][-1])
